@@ -1,0 +1,1413 @@
+//! The Z80 register file and instruction engine.
+//!
+//! Timing convention: `self.t` is the T-state at which the next machine cycle begins. Each
+//! access helper calls the bus with the current `t`, then advances `t` by that cycle's length,
+//! so every access happens at its own T-state inside the instruction.
+
+use crate::Bus;
+
+/// Flag bits of F.
+pub mod flags {
+    pub const C: u8 = 0x01;
+    pub const N: u8 = 0x02;
+    pub const PV: u8 = 0x04;
+    pub const X: u8 = 0x08;
+    pub const H: u8 = 0x10;
+    pub const Y: u8 = 0x20;
+    pub const Z: u8 = 0x40;
+    pub const S: u8 = 0x80;
+}
+use flags::*;
+
+const XY: u8 = X | Y;
+
+/// Index of each 8-bit register in [`Cpu::regs`]: the Z80's own register encoding, with F in
+/// the slot that `(HL)` takes in opcodes (so an opcode's register field indexes directly).
+pub const B: usize = 0;
+pub const C_: usize = 1;
+pub const D: usize = 2;
+pub const E: usize = 3;
+pub const H_: usize = 4;
+pub const L: usize = 5;
+pub const F: usize = 6;
+pub const A: usize = 7;
+
+const fn build_sz53(parity: bool) -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let v = i as u8;
+        let mut f = v & (S | XY);
+        if v == 0 {
+            f |= Z;
+        }
+        if parity && v.count_ones() % 2 == 0 {
+            f |= PV;
+        }
+        t[i] = f;
+        i += 1;
+    }
+    t
+}
+
+/// S, Z, X and Y of a result.
+static SZ53: [u8; 256] = build_sz53(false);
+/// S, Z, X, Y and even parity of a result.
+static SZ53P: [u8; 256] = build_sz53(true);
+
+#[inline(always)]
+fn parity_even(v: u8) -> bool {
+    v.count_ones() & 1 == 0
+}
+
+/// Which register pair stands where the instruction set says HL: HL itself, or IX/IY after a
+/// DD/FD prefix.
+const HL: u8 = 0;
+const IX: u8 = 1;
+const IY: u8 = 2;
+
+/// The CPU state. Every field is the architectural state; nothing is cached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cpu {
+    /// B, C, D, E, H, L, F, A (see the index constants [`B`], [`A`], ...).
+    pub regs: [u8; 8],
+    pub af_alt: u16,
+    pub bc_alt: u16,
+    pub de_alt: u16,
+    pub hl_alt: u16,
+    pub ix: u16,
+    pub iy: u16,
+    pub sp: u16,
+    pub pc: u16,
+    pub i: u8,
+    /// R: the low 7 bits count M1 cycles, bit 7 is whatever was last loaded.
+    pub r: u8,
+    /// MEMPTR, the hidden register whose high byte leaks into BIT n,(HL)'s flags.
+    pub wz: u16,
+    /// The Q latch: F as written by the last instruction if it wrote the flags, else 0.
+    pub q: u8,
+    /// The last instruction was LD A,I or LD A,R (an interrupt accepted now clears P/V).
+    pub p: bool,
+    /// The last instruction was EI: no maskable interrupt before the next one completes.
+    pub ei: bool,
+    pub iff1: bool,
+    pub iff2: bool,
+    pub im: u8,
+    /// Executing HALT: PC already points past the HALT opcode.
+    pub halted: bool,
+    /// A DD or FD prefix whose instruction has not been fetched yet (0 when none).
+    pub prefix: u8,
+    /// T-states since power-on.
+    pub t: u64,
+}
+
+impl Default for Cpu {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+macro_rules! pair {
+    ($get:ident, $set:ident, $hi:expr, $lo:expr) => {
+        #[inline(always)]
+        pub fn $get(&self) -> u16 {
+            u16::from_be_bytes([self.regs[$hi], self.regs[$lo]])
+        }
+        #[inline(always)]
+        pub fn $set(&mut self, v: u16) {
+            let [hi, lo] = v.to_be_bytes();
+            self.regs[$hi] = hi;
+            self.regs[$lo] = lo;
+        }
+    };
+}
+
+impl Cpu {
+    /// Power-on state: PC, I, R and the interrupt state cleared, AF and SP all ones.
+    pub fn new() -> Self {
+        let mut cpu = Cpu {
+            regs: [0xFF; 8],
+            af_alt: 0xFFFF,
+            bc_alt: 0xFFFF,
+            de_alt: 0xFFFF,
+            hl_alt: 0xFFFF,
+            ix: 0xFFFF,
+            iy: 0xFFFF,
+            sp: 0xFFFF,
+            pc: 0,
+            i: 0,
+            r: 0,
+            wz: 0,
+            q: 0,
+            p: false,
+            ei: false,
+            iff1: false,
+            iff2: false,
+            im: 0,
+            halted: false,
+            prefix: 0,
+            t: 0,
+        };
+        cpu.reset();
+        cpu
+    }
+
+    /// The /RESET line: PC, I, R, IM and the interrupt flip-flops cleared; time is kept.
+    pub fn reset(&mut self) {
+        self.pc = 0;
+        self.i = 0;
+        self.r = 0;
+        self.im = 0;
+        self.iff1 = false;
+        self.iff2 = false;
+        self.halted = false;
+        self.prefix = 0;
+        self.ei = false;
+        self.p = false;
+        self.q = 0;
+        self.set_af(0xFFFF);
+        self.sp = 0xFFFF;
+    }
+
+    pair!(bc, set_bc, B, C_);
+    pair!(de, set_de, D, E);
+    pair!(hl, set_hl, H_, L);
+    pair!(af, set_af, A, F);
+
+    #[inline(always)]
+    pub fn a(&self) -> u8 {
+        self.regs[A]
+    }
+    #[inline(always)]
+    pub fn f(&self) -> u8 {
+        self.regs[F]
+    }
+    #[inline(always)]
+    fn set_a(&mut self, v: u8) {
+        self.regs[A] = v;
+    }
+    /// Writes F as an instruction's flag result (and so the Q latch).
+    #[inline(always)]
+    fn set_flags(&mut self, v: u8) {
+        self.regs[F] = v;
+        self.q = v;
+    }
+
+    // ---------------------------------------------------------------- bus cycles
+
+    #[inline(always)]
+    fn inc_r(&mut self) {
+        self.r = (self.r & 0x80) | (self.r.wrapping_add(1) & 0x7F);
+    }
+
+    /// An M1 cycle: opcode fetch (2 T-states) then refresh (2 T-states).
+    #[inline(always)]
+    fn fetch_op<BUS: Bus>(&mut self, bus: &mut BUS) -> u8 {
+        let op = bus.fetch(self.pc, self.t);
+        bus.refresh(u16::from_be_bytes([self.i, self.r]), self.t + 2);
+        self.pc = self.pc.wrapping_add(1);
+        self.inc_r();
+        self.t += 4;
+        op
+    }
+
+    #[inline(always)]
+    fn read<BUS: Bus>(&mut self, bus: &mut BUS, addr: u16) -> u8 {
+        let v = bus.read(addr, self.t);
+        self.t += 3;
+        v
+    }
+
+    #[inline(always)]
+    fn write<BUS: Bus>(&mut self, bus: &mut BUS, addr: u16, v: u8) {
+        bus.write(addr, v, self.t);
+        self.t += 3;
+    }
+
+    #[inline(always)]
+    fn idle<BUS: Bus>(&mut self, bus: &mut BUS, addr: u16, n: u32) {
+        bus.internal(addr, n, self.t);
+        self.t += n as u64;
+    }
+
+    #[inline(always)]
+    fn ir(&self) -> u16 {
+        u16::from_be_bytes([self.i, self.r])
+    }
+
+    #[inline(always)]
+    fn imm8<BUS: Bus>(&mut self, bus: &mut BUS) -> u8 {
+        let v = self.read(bus, self.pc);
+        self.pc = self.pc.wrapping_add(1);
+        v
+    }
+
+    #[inline(always)]
+    fn imm16<BUS: Bus>(&mut self, bus: &mut BUS) -> u16 {
+        let lo = self.imm8(bus);
+        let hi = self.imm8(bus);
+        u16::from_le_bytes([lo, hi])
+    }
+
+    #[inline(always)]
+    fn read16<BUS: Bus>(&mut self, bus: &mut BUS, addr: u16) -> u16 {
+        let lo = self.read(bus, addr);
+        let hi = self.read(bus, addr.wrapping_add(1));
+        u16::from_le_bytes([lo, hi])
+    }
+
+    #[inline(always)]
+    fn write16<BUS: Bus>(&mut self, bus: &mut BUS, addr: u16, v: u16) {
+        let [lo, hi] = v.to_le_bytes();
+        self.write(bus, addr, lo);
+        self.write(bus, addr.wrapping_add(1), hi);
+    }
+
+    #[inline(always)]
+    fn push<BUS: Bus>(&mut self, bus: &mut BUS, v: u16) {
+        let [lo, hi] = v.to_le_bytes();
+        self.sp = self.sp.wrapping_sub(1);
+        self.write(bus, self.sp, hi);
+        self.sp = self.sp.wrapping_sub(1);
+        self.write(bus, self.sp, lo);
+    }
+
+    #[inline(always)]
+    fn pop<BUS: Bus>(&mut self, bus: &mut BUS) -> u16 {
+        let lo = self.read(bus, self.sp);
+        self.sp = self.sp.wrapping_add(1);
+        let hi = self.read(bus, self.sp);
+        self.sp = self.sp.wrapping_add(1);
+        u16::from_le_bytes([lo, hi])
+    }
+
+    #[inline(always)]
+    fn port_in<BUS: Bus>(&mut self, bus: &mut BUS, port: u16) -> u8 {
+        let v = bus.port_in(port, self.t);
+        self.t += 4;
+        v
+    }
+
+    #[inline(always)]
+    fn port_out<BUS: Bus>(&mut self, bus: &mut BUS, port: u16, v: u8) {
+        bus.port_out(port, v, self.t);
+        self.t += 4;
+    }
+
+    // ---------------------------------------------------------------- HL / IX / IY
+
+    #[inline(always)]
+    fn xy<const X_: u8>(&self) -> u16 {
+        match X_ {
+            HL => self.hl(),
+            IX => self.ix,
+            _ => self.iy,
+        }
+    }
+
+    #[inline(always)]
+    fn set_xy<const X_: u8>(&mut self, v: u16) {
+        match X_ {
+            HL => self.set_hl(v),
+            IX => self.ix = v,
+            _ => self.iy = v,
+        }
+    }
+
+    /// Register `i` (opcode encoding, never 6) with H and L standing for IXH/IXL or IYH/IYL.
+    #[inline(always)]
+    fn get<const X_: u8>(&self, i: u8) -> u8 {
+        let i = (i & 7) as usize;
+        if X_ != HL && (i == H_ || i == L) {
+            let [hi, lo] = self.xy::<X_>().to_be_bytes();
+            if i == H_ {
+                hi
+            } else {
+                lo
+            }
+        } else {
+            self.regs[i]
+        }
+    }
+
+    #[inline(always)]
+    fn put<const X_: u8>(&mut self, i: u8, v: u8) {
+        let i = (i & 7) as usize;
+        if X_ != HL && (i == H_ || i == L) {
+            let [mut hi, mut lo] = self.xy::<X_>().to_be_bytes();
+            if i == H_ {
+                hi = v
+            } else {
+                lo = v
+            }
+            self.set_xy::<X_>(u16::from_be_bytes([hi, lo]));
+        } else {
+            self.regs[i] = v;
+        }
+    }
+
+    /// The address an `(HL)` operand names: HL, or IX+d / IY+d with the displacement read and
+    /// `idle` internal T-states spent on the displacement's address (5 for most
+    /// instructions, 2 for `LD (IX+d),n`, which reads its operand first).
+    #[inline(always)]
+    fn mem_operand<const X_: u8, BUS: Bus>(&mut self, bus: &mut BUS, idle: u32) -> u16 {
+        if X_ == HL {
+            self.hl()
+        } else {
+            let d = self.imm8(bus) as i8;
+            let addr = self.xy::<X_>().wrapping_add(d as u16);
+            self.wz = addr;
+            if idle > 0 {
+                self.idle(bus, self.pc.wrapping_sub(1), idle);
+            }
+            addr
+        }
+    }
+
+    // ---------------------------------------------------------------- ALU
+
+    #[inline(always)]
+    fn add8(&mut self, v: u8, carry: u8) {
+        let a = self.a();
+        let r = a as u16 + v as u16 + carry as u16;
+        let res = r as u8;
+        let f = SZ53[res as usize]
+            | ((a ^ v ^ res) & H)
+            | (((!(a ^ v) & (a ^ res)) >> 5) & PV)
+            | (r >> 8) as u8;
+        self.set_a(res);
+        self.set_flags(f);
+    }
+
+    #[inline(always)]
+    fn sub8_flags(&self, v: u8, carry: u8) -> (u8, u8) {
+        let a = self.a();
+        let r = (a as u16).wrapping_sub(v as u16).wrapping_sub(carry as u16);
+        let res = r as u8;
+        let f = SZ53[res as usize]
+            | N
+            | ((a ^ v ^ res) & H)
+            | ((((a ^ v) & (a ^ res)) >> 5) & PV)
+            | ((r >> 8) as u8 & C);
+        (res, f)
+    }
+
+    #[inline(always)]
+    fn alu(&mut self, op: u8, v: u8) {
+        match op & 7 {
+            0 => self.add8(v, 0),
+            1 => self.add8(v, self.f() & C),
+            2 => {
+                let (res, f) = self.sub8_flags(v, 0);
+                self.set_a(res);
+                self.set_flags(f);
+            }
+            3 => {
+                let (res, f) = self.sub8_flags(v, self.f() & C);
+                self.set_a(res);
+                self.set_flags(f);
+            }
+            4 => {
+                let res = self.a() & v;
+                self.set_a(res);
+                self.set_flags(SZ53P[res as usize] | H);
+            }
+            5 => {
+                let res = self.a() ^ v;
+                self.set_a(res);
+                self.set_flags(SZ53P[res as usize]);
+            }
+            6 => {
+                let res = self.a() | v;
+                self.set_a(res);
+                self.set_flags(SZ53P[res as usize]);
+            }
+            _ => {
+                // CP: X and Y come from the operand, not the result.
+                let (_, f) = self.sub8_flags(v, 0);
+                self.set_flags((f & !XY) | (v & XY));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn inc8(&mut self, v: u8) -> u8 {
+        let res = v.wrapping_add(1);
+        let mut f = (self.f() & C) | SZ53[res as usize];
+        if res == 0x80 {
+            f |= PV;
+        }
+        if res & 0x0F == 0 {
+            f |= H;
+        }
+        self.set_flags(f);
+        res
+    }
+
+    #[inline(always)]
+    fn dec8(&mut self, v: u8) -> u8 {
+        let res = v.wrapping_sub(1);
+        let mut f = (self.f() & C) | N | SZ53[res as usize];
+        if res == 0x7F {
+            f |= PV;
+        }
+        if v & 0x0F == 0 {
+            f |= H;
+        }
+        self.set_flags(f);
+        res
+    }
+
+    #[inline(always)]
+    fn add16(&mut self, a: u16, v: u16) -> u16 {
+        let r = a as u32 + v as u32;
+        let res = r as u16;
+        let f = (self.f() & (S | Z | PV))
+            | ((res >> 8) as u8 & XY)
+            | (((a ^ v ^ res) >> 8) as u8 & H)
+            | (r >> 16) as u8;
+        self.set_flags(f);
+        self.wz = a.wrapping_add(1);
+        res
+    }
+
+    #[inline(always)]
+    fn adc16(&mut self, v: u16) {
+        let a = self.hl();
+        let r = a as u32 + v as u32 + (self.f() & C) as u32;
+        let res = r as u16;
+        let mut f = ((res >> 8) as u8 & (S | XY))
+            | (((a ^ v ^ res) >> 8) as u8 & H)
+            | (((!(a ^ v) & (a ^ res)) >> 13) as u8 & PV)
+            | (r >> 16) as u8;
+        if res == 0 {
+            f |= Z;
+        }
+        self.set_flags(f);
+        self.wz = a.wrapping_add(1);
+        self.set_hl(res);
+    }
+
+    #[inline(always)]
+    fn sbc16(&mut self, v: u16) {
+        let a = self.hl();
+        let r = (a as u32)
+            .wrapping_sub(v as u32)
+            .wrapping_sub((self.f() & C) as u32);
+        let res = r as u16;
+        let mut f = ((res >> 8) as u8 & (S | XY))
+            | N
+            | (((a ^ v ^ res) >> 8) as u8 & H)
+            | ((((a ^ v) & (a ^ res)) >> 13) as u8 & PV)
+            | ((r >> 16) as u8 & C);
+        if res == 0 {
+            f |= Z;
+        }
+        self.set_flags(f);
+        self.wz = a.wrapping_add(1);
+        self.set_hl(res);
+    }
+
+    /// The CB-prefixed rotates and shifts (RLC RRC RL RR SLA SRA SLL SRL), by opcode bits 3-5.
+    #[inline(always)]
+    fn rot(&mut self, kind: u8, v: u8) -> u8 {
+        let cin = self.f() & C;
+        let (res, c) = match kind & 7 {
+            0 => (v.rotate_left(1), v >> 7),
+            1 => (v.rotate_right(1), v & 1),
+            2 => ((v << 1) | cin, v >> 7),
+            3 => ((v >> 1) | (cin << 7), v & 1),
+            4 => (v << 1, v >> 7),
+            5 => ((v >> 1) | (v & 0x80), v & 1),
+            6 => ((v << 1) | 1, v >> 7),
+            _ => (v >> 1, v & 1),
+        };
+        self.set_flags(SZ53P[res as usize] | c);
+        res
+    }
+
+    /// BIT n: Z and P/V from the tested bit, S from bit 7, X and Y from `xy_src`.
+    #[inline(always)]
+    fn bit(&mut self, n: u8, v: u8, xy_src: u8) {
+        let set = v & (1 << n);
+        let mut f = (self.f() & C) | H | (xy_src & XY);
+        if set == 0 {
+            f |= Z | PV;
+        }
+        if n == 7 && set != 0 {
+            f |= S;
+        }
+        self.set_flags(f);
+    }
+
+    fn daa(&mut self) {
+        let a = self.a();
+        let f = self.f();
+        let mut diff = 0u8;
+        let mut carry = f & C;
+        let lo = a & 0x0F;
+        if f & H != 0 || lo > 9 {
+            diff |= 0x06;
+        }
+        if carry != 0 || a > 0x99 {
+            diff |= 0x60;
+            carry = C;
+        }
+        let (res, half) = if f & N != 0 {
+            (a.wrapping_sub(diff), f & H != 0 && lo < 6)
+        } else {
+            (a.wrapping_add(diff), lo > 9)
+        };
+        self.set_a(res);
+        self.set_flags(SZ53P[res as usize] | (f & N) | if half { H } else { 0 } | carry);
+    }
+
+    #[inline(always)]
+    fn cond(&self, cc: u8) -> bool {
+        let f = self.f();
+        match cc & 7 {
+            0 => f & Z == 0,
+            1 => f & Z != 0,
+            2 => f & C == 0,
+            3 => f & C != 0,
+            4 => f & PV == 0,
+            5 => f & PV != 0,
+            6 => f & S == 0,
+            _ => f & S != 0,
+        }
+    }
+
+    // ---------------------------------------------------------------- running
+
+    /// Runs until `self.t >= until`, instruction by instruction. A halted CPU skips straight to
+    /// the bus's next event (or `until`), counting the M1 cycles it would have run.
+    pub fn run<BUS: Bus>(&mut self, bus: &mut BUS, until: u64) {
+        while self.t < until {
+            if self.halted && !self.interrupt_due(bus) {
+                let target = bus.next_event(self.t).min(until);
+                let n = target.saturating_sub(self.t).div_ceil(4).max(1);
+                self.t += 4 * n;
+                self.r = (self.r & 0x80) | (self.r.wrapping_add(n as u8) & 0x7F);
+                self.ei = false;
+                self.p = false;
+                self.q = 0;
+                continue;
+            }
+            self.step(bus);
+        }
+    }
+
+    #[inline(always)]
+    fn interrupt_due<BUS: Bus>(&mut self, bus: &mut BUS) -> bool {
+        // Checking has no side effects except for NMI, so peek at the INT level only.
+        !self.ei && self.iff1 && bus.int_line(self.t)
+    }
+
+    /// Executes one instruction (a whole prefix chain), or accepts a pending interrupt, or
+    /// runs one M1 cycle of HALT. Returns the T-states it took.
+    pub fn step<BUS: Bus>(&mut self, bus: &mut BUS) -> u32 {
+        let t0 = self.t;
+        if self.prefix != 0 {
+            let q = self.q;
+            self.q = 0;
+            match core::mem::take(&mut self.prefix) {
+                0xDD => self.exec_prefixed::<IX, BUS>(bus, q),
+                _ => self.exec_prefixed::<IY, BUS>(bus, q),
+            }
+            return (self.t - t0) as u32;
+        }
+        if !self.ei {
+            if bus.nmi_edge(self.t) {
+                self.accept_nmi(bus);
+                return (self.t - t0) as u32;
+            }
+            if self.iff1 && bus.int_line(self.t) {
+                self.accept_int(bus);
+                return (self.t - t0) as u32;
+            }
+        }
+        let q = self.q;
+        self.ei = false;
+        self.p = false;
+        self.q = 0;
+        if self.halted {
+            // HALT runs NOPs: the fetched byte is ignored and PC does not move.
+            bus.fetch(self.pc, self.t);
+            bus.refresh(self.ir(), self.t + 2);
+            self.inc_r();
+            self.t += 4;
+            return 4;
+        }
+        let op = self.fetch_op(bus);
+        self.exec::<HL, BUS>(bus, op, q);
+        (self.t - t0) as u32
+    }
+
+    fn leave_interrupted_state(&mut self) {
+        if self.halted {
+            self.halted = false;
+        }
+        if self.p {
+            // LD A,I / LD A,R followed by an accepted interrupt: P/V reads as 0 (NMOS).
+            self.regs[F] &= !PV;
+        }
+        self.p = false;
+        self.q = 0;
+    }
+
+    fn accept_nmi<BUS: Bus>(&mut self, bus: &mut BUS) {
+        self.leave_interrupted_state();
+        // A 5 T-state M1 whose opcode is ignored, then PC pushed.
+        bus.fetch(self.pc, self.t);
+        bus.refresh(self.ir(), self.t + 2);
+        self.inc_r();
+        self.t += 4;
+        self.idle(bus, self.ir(), 1);
+        self.iff1 = false;
+        self.push(bus, self.pc);
+        self.pc = 0x0066;
+        self.wz = 0x0066;
+    }
+
+    fn accept_int<BUS: Bus>(&mut self, bus: &mut BUS) {
+        self.leave_interrupted_state();
+        self.iff1 = false;
+        self.iff2 = false;
+        // Interrupt acknowledge: an M1 with two automatic wait states (6 T-states for the
+        // cycle proper) during which the device puts a byte on the bus.
+        let data = bus.int_ack(self.t);
+        bus.refresh(self.ir(), self.t + 4);
+        self.inc_r();
+        self.t += 6;
+        match self.im {
+            2 => {
+                self.idle(bus, self.ir(), 1);
+                self.push(bus, self.pc);
+                let vector = u16::from_be_bytes([self.i, data]);
+                self.pc = self.read16(bus, vector);
+                self.wz = self.pc;
+            }
+            1 => {
+                self.idle(bus, self.ir(), 1);
+                self.push(bus, self.pc);
+                self.pc = 0x0038;
+                self.wz = 0x0038;
+            }
+            _ => {
+                // IM 0: the byte on the bus is executed as an opcode (a TI-82's floating bus
+                // gives FFh = RST 38h). Operands of longer instructions are read from PC.
+                let q = self.q;
+                self.exec::<HL, BUS>(bus, data, q);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- decoding
+
+    /// The unprefixed table, or the DD/FD table when `X_` is IX/IY.
+    #[inline(always)]
+    fn exec<const X_: u8, BUS: Bus>(&mut self, bus: &mut BUS, op: u8, q: u8) {
+        match op {
+            0x00 => {}
+            // LD rr,nn
+            0x01 | 0x11 | 0x21 | 0x31 => {
+                let v = self.imm16(bus);
+                self.set_rr::<X_>(op >> 4, v);
+            }
+            // LD (BC),A / LD (DE),A
+            0x02 | 0x12 => {
+                let addr = if op == 0x02 { self.bc() } else { self.de() };
+                let a = self.a();
+                self.write(bus, addr, a);
+                self.wz = u16::from_be_bytes([a, addr.wrapping_add(1) as u8]);
+            }
+            // INC rr / DEC rr
+            0x03 | 0x13 | 0x23 | 0x33 | 0x0B | 0x1B | 0x2B | 0x3B => {
+                self.idle(bus, self.ir(), 2);
+                let k = (op >> 4) & 3;
+                let v = self.get_rr::<X_>(k);
+                let v = if op & 0x08 == 0 {
+                    v.wrapping_add(1)
+                } else {
+                    v.wrapping_sub(1)
+                };
+                self.set_rr::<X_>(k, v);
+            }
+            // INC r / DEC r / LD r,n (not (HL))
+            0x04 | 0x0C | 0x14 | 0x1C | 0x24 | 0x2C | 0x3C => {
+                let r = op >> 3;
+                let v = self.get::<X_>(r);
+                let v = self.inc8(v);
+                self.put::<X_>(r, v);
+            }
+            0x05 | 0x0D | 0x15 | 0x1D | 0x25 | 0x2D | 0x3D => {
+                let r = op >> 3;
+                let v = self.get::<X_>(r);
+                let v = self.dec8(v);
+                self.put::<X_>(r, v);
+            }
+            0x06 | 0x0E | 0x16 | 0x1E | 0x26 | 0x2E | 0x3E => {
+                let v = self.imm8(bus);
+                self.put::<X_>(op >> 3, v);
+            }
+            0x07 => {
+                let a = self.a().rotate_left(1);
+                self.set_a(a);
+                self.set_flags((self.f() & (S | Z | PV)) | (a & (XY | C)));
+            }
+            0x0F => {
+                let a = self.a().rotate_right(1);
+                self.set_a(a);
+                self.set_flags((self.f() & (S | Z | PV)) | (a & XY) | (a >> 7));
+            }
+            0x17 => {
+                let old = self.a();
+                let a = (old << 1) | (self.f() & C);
+                self.set_a(a);
+                self.set_flags((self.f() & (S | Z | PV)) | (a & XY) | (old >> 7));
+            }
+            0x1F => {
+                let old = self.a();
+                let a = (old >> 1) | ((self.f() & C) << 7);
+                self.set_a(a);
+                self.set_flags((self.f() & (S | Z | PV)) | (a & XY) | (old & 1));
+            }
+            0x08 => {
+                let af = self.af();
+                self.set_af(self.af_alt);
+                self.af_alt = af;
+            }
+            // ADD HL,rr
+            0x09 | 0x19 | 0x29 | 0x39 => {
+                self.idle(bus, self.ir(), 7);
+                let v = self.get_rr::<X_>((op >> 4) & 3);
+                let res = self.add16(self.xy::<X_>(), v);
+                self.set_xy::<X_>(res);
+            }
+            0x0A | 0x1A => {
+                let addr = if op == 0x0A { self.bc() } else { self.de() };
+                let v = self.read(bus, addr);
+                self.set_a(v);
+                self.wz = addr.wrapping_add(1);
+            }
+            // DJNZ
+            0x10 => {
+                self.idle(bus, self.ir(), 1);
+                let d = self.imm8(bus) as i8;
+                let b = self.regs[B].wrapping_sub(1);
+                self.regs[B] = b;
+                if b != 0 {
+                    self.jr_taken(bus, d);
+                }
+            }
+            0x18 => {
+                let d = self.imm8(bus) as i8;
+                self.jr_taken(bus, d);
+            }
+            0x20 | 0x28 | 0x30 | 0x38 => {
+                let d = self.imm8(bus) as i8;
+                if self.cond((op >> 3) & 3) {
+                    self.jr_taken(bus, d);
+                }
+            }
+            // LD (nn),HL
+            0x22 => {
+                let addr = self.imm16(bus);
+                self.write16(bus, addr, self.xy::<X_>());
+                self.wz = addr.wrapping_add(1);
+            }
+            0x2A => {
+                let addr = self.imm16(bus);
+                let v = self.read16(bus, addr);
+                self.set_xy::<X_>(v);
+                self.wz = addr.wrapping_add(1);
+            }
+            0x27 => self.daa(),
+            0x2F => {
+                let a = !self.a();
+                self.set_a(a);
+                self.set_flags((self.f() & (S | Z | PV | C)) | H | N | (a & XY));
+            }
+            0x32 => {
+                let addr = self.imm16(bus);
+                let a = self.a();
+                self.write(bus, addr, a);
+                self.wz = u16::from_be_bytes([a, addr.wrapping_add(1) as u8]);
+            }
+            0x3A => {
+                let addr = self.imm16(bus);
+                let v = self.read(bus, addr);
+                self.set_a(v);
+                self.wz = addr.wrapping_add(1);
+            }
+            // SCF / CCF: X and Y are (Q xor F) or A, the NMOS Q-latch behaviour.
+            0x37 => {
+                let f = self.f();
+                let xy = ((q ^ f) | self.a()) & XY;
+                self.set_flags((f & (S | Z | PV)) | C | xy);
+            }
+            0x3F => {
+                let f = self.f();
+                let xy = ((q ^ f) | self.a()) & XY;
+                self.set_flags(((f & (S | Z | PV)) | ((f & C) << 4) | xy | (f & C)) ^ C);
+            }
+            // INC (HL) / DEC (HL) / LD (HL),n
+            0x34 | 0x35 => {
+                let addr = self.mem_operand::<X_, BUS>(bus, 5);
+                let v = self.read(bus, addr);
+                self.idle(bus, addr, 1);
+                let v = if op == 0x34 {
+                    self.inc8(v)
+                } else {
+                    self.dec8(v)
+                };
+                self.write(bus, addr, v);
+            }
+            0x36 => {
+                let addr = if X_ == HL {
+                    self.hl()
+                } else {
+                    let d = self.imm8(bus) as i8;
+                    let a = self.xy::<X_>().wrapping_add(d as u16);
+                    self.wz = a;
+                    a
+                };
+                let n = self.imm8(bus);
+                if X_ != HL {
+                    self.idle(bus, self.pc.wrapping_sub(1), 2);
+                }
+                self.write(bus, addr, n);
+            }
+            0x76 => {
+                self.halted = true;
+            }
+            // LD r,(HL)
+            0x46 | 0x4E | 0x56 | 0x5E | 0x66 | 0x6E | 0x7E => {
+                let addr = self.mem_operand::<X_, BUS>(bus, 5);
+                let v = self.read(bus, addr);
+                self.regs[((op >> 3) & 7) as usize] = v;
+            }
+            // LD (HL),r
+            0x70..=0x77 => {
+                let addr = self.mem_operand::<X_, BUS>(bus, 5);
+                self.write(bus, addr, self.regs[(op & 7) as usize]);
+            }
+            0x40..=0x7F => {
+                let v = self.get::<X_>(op);
+                self.put::<X_>(op >> 3, v);
+            }
+            // ALU A,(HL)
+            0x86 | 0x8E | 0x96 | 0x9E | 0xA6 | 0xAE | 0xB6 | 0xBE => {
+                let addr = self.mem_operand::<X_, BUS>(bus, 5);
+                let v = self.read(bus, addr);
+                self.alu(op >> 3, v);
+            }
+            0x80..=0xBF => {
+                let v = self.get::<X_>(op);
+                self.alu(op >> 3, v);
+            }
+            // RET cc
+            0xC0 | 0xC8 | 0xD0 | 0xD8 | 0xE0 | 0xE8 | 0xF0 | 0xF8 => {
+                self.idle(bus, self.ir(), 1);
+                if self.cond(op >> 3) {
+                    self.pc = self.pop(bus);
+                    self.wz = self.pc;
+                }
+            }
+            // POP rr
+            0xC1 | 0xD1 | 0xE1 | 0xF1 => {
+                let v = self.pop(bus);
+                self.set_rr2::<X_>((op >> 4) & 3, v);
+            }
+            // JP cc,nn
+            0xC2 | 0xCA | 0xD2 | 0xDA | 0xE2 | 0xEA | 0xF2 | 0xFA => {
+                let nn = self.imm16(bus);
+                self.wz = nn;
+                if self.cond(op >> 3) {
+                    self.pc = nn;
+                }
+            }
+            0xC3 => {
+                let nn = self.imm16(bus);
+                self.wz = nn;
+                self.pc = nn;
+            }
+            // CALL cc,nn
+            0xC4 | 0xCC | 0xD4 | 0xDC | 0xE4 | 0xEC | 0xF4 | 0xFC => {
+                let nn = self.imm16(bus);
+                self.wz = nn;
+                if self.cond(op >> 3) {
+                    self.idle(bus, self.pc.wrapping_sub(1), 1);
+                    self.push(bus, self.pc);
+                    self.pc = nn;
+                }
+            }
+            // PUSH rr
+            0xC5 | 0xD5 | 0xE5 | 0xF5 => {
+                self.idle(bus, self.ir(), 1);
+                let v = self.get_rr2::<X_>((op >> 4) & 3);
+                self.push(bus, v);
+            }
+            // ALU A,n
+            0xC6 | 0xCE | 0xD6 | 0xDE | 0xE6 | 0xEE | 0xF6 | 0xFE => {
+                let v = self.imm8(bus);
+                self.alu(op >> 3, v);
+            }
+            // RST
+            0xC7 | 0xCF | 0xD7 | 0xDF | 0xE7 | 0xEF | 0xF7 | 0xFF => {
+                self.idle(bus, self.ir(), 1);
+                self.push(bus, self.pc);
+                self.pc = (op & 0x38) as u16;
+                self.wz = self.pc;
+            }
+            0xC9 => {
+                self.pc = self.pop(bus);
+                self.wz = self.pc;
+            }
+            0xCB => {
+                if X_ == HL {
+                    self.exec_cb(bus);
+                } else {
+                    self.exec_index_cb::<X_, BUS>(bus);
+                }
+            }
+            0xCD => {
+                let nn = self.imm16(bus);
+                self.wz = nn;
+                self.idle(bus, self.pc.wrapping_sub(1), 1);
+                self.push(bus, self.pc);
+                self.pc = nn;
+            }
+            0xD3 => {
+                let n = self.imm8(bus);
+                let a = self.a();
+                let port = u16::from_be_bytes([a, n]);
+                self.port_out(bus, port, a);
+                self.wz = u16::from_be_bytes([a, n.wrapping_add(1)]);
+            }
+            0xDB => {
+                let n = self.imm8(bus);
+                let port = u16::from_be_bytes([self.a(), n]);
+                let v = self.port_in(bus, port);
+                self.set_a(v);
+                self.wz = port.wrapping_add(1);
+            }
+            0xD9 => {
+                let (bc, de, hl) = (self.bc(), self.de(), self.hl());
+                self.set_bc(self.bc_alt);
+                self.set_de(self.de_alt);
+                self.set_hl(self.hl_alt);
+                self.bc_alt = bc;
+                self.de_alt = de;
+                self.hl_alt = hl;
+            }
+            0xDD => self.exec_prefixed::<IX, BUS>(bus, q),
+            0xFD => self.exec_prefixed::<IY, BUS>(bus, q),
+            0xE3 => {
+                let sp = self.sp;
+                let v = self.read16(bus, sp);
+                self.idle(bus, sp.wrapping_add(1), 1);
+                let [lo, hi] = self.xy::<X_>().to_le_bytes();
+                self.write(bus, sp.wrapping_add(1), hi);
+                self.write(bus, sp, lo);
+                self.idle(bus, sp, 2);
+                self.set_xy::<X_>(v);
+                self.wz = v;
+            }
+            0xE9 => self.pc = self.xy::<X_>(),
+            0xEB => {
+                let de = self.de();
+                self.set_de(self.hl());
+                self.set_hl(de);
+            }
+            0xED => self.exec_ed(bus),
+            0xF3 => {
+                self.iff1 = false;
+                self.iff2 = false;
+            }
+            0xF9 => {
+                self.idle(bus, self.ir(), 2);
+                self.sp = self.xy::<X_>();
+            }
+            0xFB => {
+                self.iff1 = true;
+                self.iff2 = true;
+                self.ei = true;
+            }
+        }
+    }
+
+    /// After DD or FD. A further prefix ends this step with the new prefix pending (the
+    /// last one wins), so a run of prefixes can never hold `step` forever; no interrupt is
+    /// accepted between a prefix and its instruction.
+    #[inline(never)]
+    fn exec_prefixed<const X_: u8, BUS: Bus>(&mut self, bus: &mut BUS, q: u8) {
+        let op = self.fetch_op(bus);
+        match op {
+            0xDD | 0xFD => self.prefix = op,
+            _ => self.exec::<X_, BUS>(bus, op, q),
+        }
+    }
+
+    #[inline(always)]
+    fn jr_taken<BUS: Bus>(&mut self, bus: &mut BUS, d: i8) {
+        self.idle(bus, self.pc.wrapping_sub(1), 5);
+        self.pc = self.pc.wrapping_add(d as u16);
+        self.wz = self.pc;
+    }
+
+    /// Register pair by opcode bits 4-5 with SP in slot 3.
+    #[inline(always)]
+    fn get_rr<const X_: u8>(&self, k: u8) -> u16 {
+        match k & 3 {
+            0 => self.bc(),
+            1 => self.de(),
+            2 => self.xy::<X_>(),
+            _ => self.sp,
+        }
+    }
+
+    #[inline(always)]
+    fn set_rr<const X_: u8>(&mut self, k: u8, v: u16) {
+        match k & 3 {
+            0 => self.set_bc(v),
+            1 => self.set_de(v),
+            2 => self.set_xy::<X_>(v),
+            _ => self.sp = v,
+        }
+    }
+
+    /// Register pair by opcode bits 4-5 with AF in slot 3 (PUSH/POP).
+    #[inline(always)]
+    fn get_rr2<const X_: u8>(&self, k: u8) -> u16 {
+        if k & 3 == 3 {
+            self.af()
+        } else {
+            self.get_rr::<X_>(k)
+        }
+    }
+
+    #[inline(always)]
+    fn set_rr2<const X_: u8>(&mut self, k: u8, v: u16) {
+        if k & 3 == 3 {
+            self.set_af(v)
+        } else {
+            self.set_rr::<X_>(k, v)
+        }
+    }
+
+    fn exec_cb<BUS: Bus>(&mut self, bus: &mut BUS) {
+        let op = self.fetch_op(bus);
+        let r = op & 7;
+        let n = (op >> 3) & 7;
+        if r == 6 {
+            let addr = self.hl();
+            let v = self.read(bus, addr);
+            self.idle(bus, addr, 1);
+            match op >> 6 {
+                0 => {
+                    let res = self.rot(n, v);
+                    self.write(bus, addr, res);
+                }
+                1 => {
+                    let w = (self.wz >> 8) as u8;
+                    self.bit(n, v, w);
+                }
+                2 => self.write(bus, addr, v & !(1 << n)),
+                _ => self.write(bus, addr, v | (1 << n)),
+            }
+        } else {
+            let v = self.regs[r as usize];
+            match op >> 6 {
+                0 => self.regs[r as usize] = self.rot(n, v),
+                1 => self.bit(n, v, v),
+                2 => self.regs[r as usize] = v & !(1 << n),
+                _ => self.regs[r as usize] = v | (1 << n),
+            }
+        }
+    }
+
+    /// DDCB d op / FDCB d op: the operation byte is read without an M1 (R is not bumped), the
+    /// result lands in memory and, for the undocumented register forms, in a register too.
+    fn exec_index_cb<const X_: u8, BUS: Bus>(&mut self, bus: &mut BUS) {
+        let d = self.imm8(bus) as i8;
+        let addr = self.xy::<X_>().wrapping_add(d as u16);
+        self.wz = addr;
+        let op = self.imm8(bus);
+        self.idle(bus, self.pc.wrapping_sub(1), 2);
+        let v = self.read(bus, addr);
+        self.idle(bus, addr, 1);
+        let n = (op >> 3) & 7;
+        let res = match op >> 6 {
+            0 => self.rot(n, v),
+            1 => {
+                self.bit(n, v, (addr >> 8) as u8);
+                return;
+            }
+            2 => v & !(1 << n),
+            _ => v | (1 << n),
+        };
+        self.write(bus, addr, res);
+        let r = op & 7;
+        if r != 6 {
+            self.regs[r as usize] = res;
+        }
+    }
+
+    #[inline(never)]
+    fn exec_ed<BUS: Bus>(&mut self, bus: &mut BUS) {
+        let op = self.fetch_op(bus);
+        match op {
+            // IN r,(C) / IN (C)
+            0x40 | 0x48 | 0x50 | 0x58 | 0x60 | 0x68 | 0x70 | 0x78 => {
+                let bc = self.bc();
+                let v = self.port_in(bus, bc);
+                self.wz = bc.wrapping_add(1);
+                let r = (op >> 3) & 7;
+                if r != 6 {
+                    self.regs[r as usize] = v;
+                }
+                self.set_flags((self.f() & C) | SZ53P[v as usize]);
+            }
+            // OUT (C),r / OUT (C),0
+            0x41 | 0x49 | 0x51 | 0x59 | 0x61 | 0x69 | 0x71 | 0x79 => {
+                let bc = self.bc();
+                let r = (op >> 3) & 7;
+                let v = if r == 6 { 0 } else { self.regs[r as usize] };
+                self.port_out(bus, bc, v);
+                self.wz = bc.wrapping_add(1);
+            }
+            0x42 | 0x52 | 0x62 | 0x72 => {
+                self.idle(bus, self.ir(), 7);
+                let v = self.get_rr::<HL>((op >> 4) & 3);
+                self.sbc16(v);
+            }
+            0x4A | 0x5A | 0x6A | 0x7A => {
+                self.idle(bus, self.ir(), 7);
+                let v = self.get_rr::<HL>((op >> 4) & 3);
+                self.adc16(v);
+            }
+            // LD (nn),rr
+            0x43 | 0x53 | 0x63 | 0x73 => {
+                let addr = self.imm16(bus);
+                let v = self.get_rr::<HL>((op >> 4) & 3);
+                self.write16(bus, addr, v);
+                self.wz = addr.wrapping_add(1);
+            }
+            0x4B | 0x5B | 0x6B | 0x7B => {
+                let addr = self.imm16(bus);
+                let v = self.read16(bus, addr);
+                self.set_rr::<HL>((op >> 4) & 3, v);
+                self.wz = addr.wrapping_add(1);
+            }
+            // NEG
+            0x44 | 0x4C | 0x54 | 0x5C | 0x64 | 0x6C | 0x74 | 0x7C => {
+                let a = self.a();
+                self.set_a(0);
+                let (res, f) = self.sub8_flags(a, 0);
+                self.set_a(res);
+                self.set_flags(f);
+            }
+            // RETN / RETI (all forms copy IFF2 to IFF1)
+            0x45 | 0x4D | 0x55 | 0x5D | 0x65 | 0x6D | 0x75 | 0x7D => {
+                self.iff1 = self.iff2;
+                self.pc = self.pop(bus);
+                self.wz = self.pc;
+            }
+            0x46 | 0x4E | 0x66 | 0x6E => self.im = 0,
+            0x56 | 0x76 => self.im = 1,
+            0x5E | 0x7E => self.im = 2,
+            0x47 => {
+                self.idle(bus, self.ir(), 1);
+                self.i = self.a();
+            }
+            0x4F => {
+                self.idle(bus, self.ir(), 1);
+                self.r = self.a();
+            }
+            0x57 | 0x5F => {
+                self.idle(bus, self.ir(), 1);
+                let v = if op == 0x57 { self.i } else { self.r };
+                self.set_a(v);
+                let pv = if self.iff2 { PV } else { 0 };
+                self.set_flags((self.f() & C) | SZ53[v as usize] | pv);
+                self.p = true;
+            }
+            // RRD / RLD
+            0x67 | 0x6F => {
+                let addr = self.hl();
+                let v = self.read(bus, addr);
+                self.idle(bus, addr, 4);
+                let a = self.a();
+                let (mem, na) = if op == 0x67 {
+                    ((a << 4) | (v >> 4), (a & 0xF0) | (v & 0x0F))
+                } else {
+                    ((v << 4) | (a & 0x0F), (a & 0xF0) | (v >> 4))
+                };
+                self.write(bus, addr, mem);
+                self.set_a(na);
+                self.set_flags((self.f() & C) | SZ53P[na as usize]);
+                self.wz = addr.wrapping_add(1);
+            }
+            0xA0 | 0xA8 | 0xB0 | 0xB8 => self.block_ld(bus, op),
+            0xA1 | 0xA9 | 0xB1 | 0xB9 => self.block_cp(bus, op),
+            0xA2 | 0xAA | 0xB2 | 0xBA => self.block_in(bus, op),
+            0xA3 | 0xAB | 0xB3 | 0xBB => self.block_out(bus, op),
+            // Everything else in the ED page is an 8 T-state NOP.
+            _ => {}
+        }
+    }
+
+    /// The repeat step shared by the block instructions: five more T-states, PC back onto the
+    /// instruction, and (NMOS) X/Y copied from the high byte of that PC.
+    #[inline(always)]
+    fn block_repeat<BUS: Bus>(&mut self, bus: &mut BUS, addr: u16) {
+        self.idle(bus, addr, 5);
+        self.pc = self.pc.wrapping_sub(2);
+        self.wz = self.pc.wrapping_add(1);
+        let f = (self.f() & !XY) | ((self.pc >> 8) as u8 & XY);
+        self.set_flags(f);
+    }
+
+    fn block_ld<BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
+        let (hl, de) = (self.hl(), self.de());
+        let v = self.read(bus, hl);
+        self.write(bus, de, v);
+        self.idle(bus, de, 2);
+        let step = if op & 0x08 == 0 { 1u16 } else { 0xFFFF };
+        self.set_hl(hl.wrapping_add(step));
+        self.set_de(de.wrapping_add(step));
+        let bc = self.bc().wrapping_sub(1);
+        self.set_bc(bc);
+        let n = v.wrapping_add(self.a());
+        let mut f = (self.f() & (S | Z | C)) | (n & X) | ((n << 4) & Y);
+        if bc != 0 {
+            f |= PV;
+        }
+        self.set_flags(f);
+        if op & 0x10 != 0 && bc != 0 {
+            self.block_repeat(bus, de);
+        }
+    }
+
+    fn block_cp<BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
+        let hl = self.hl();
+        let v = self.read(bus, hl);
+        self.idle(bus, hl, 5);
+        let a = self.a();
+        let res = a.wrapping_sub(v);
+        let half = (a ^ v ^ res) & H;
+        let n = res.wrapping_sub(if half != 0 { 1 } else { 0 });
+        let step = if op & 0x08 == 0 { 1u16 } else { 0xFFFF };
+        self.set_hl(hl.wrapping_add(step));
+        self.wz = self.wz.wrapping_add(step);
+        let bc = self.bc().wrapping_sub(1);
+        self.set_bc(bc);
+        let mut f = (self.f() & C) | N | (SZ53[res as usize] & (S | Z)) | half | (n & X) | ((n << 4) & Y);
+        if bc != 0 {
+            f |= PV;
+        }
+        self.set_flags(f);
+        if op & 0x10 != 0 && bc != 0 && res != 0 {
+            self.block_repeat(bus, hl);
+        }
+    }
+
+    /// Flags of INI/IND/OUTI/OUTD from the byte moved and `k`, the 9-bit sum the
+    /// undocumented flags come from.
+    #[inline(always)]
+    fn block_io_flags(&mut self, v: u8, k: u16) {
+        let b = self.regs[B];
+        let mut f = SZ53[b as usize];
+        if v & 0x80 != 0 {
+            f |= N;
+        }
+        if k > 0xFF {
+            f |= H | C;
+        }
+        if parity_even((k as u8 & 7) ^ b) {
+            f |= PV;
+        }
+        self.set_flags(f);
+    }
+
+    /// The repeat of INIR/INDR/OTIR/OTDR also rewrites H and P/V (NMOS behaviour found by
+    /// running the silicon): they come from B as the next iteration would see it.
+    fn block_io_repeat<BUS: Bus>(&mut self, bus: &mut BUS, v: u8) {
+        self.block_repeat(bus, self.hl());
+        let b = self.regs[B];
+        let mut f = self.f();
+        let flip_pv = |x: u8| if parity_even(x & 7) { 0 } else { PV };
+        if f & C != 0 {
+            f &= !H;
+            if v & 0x80 != 0 {
+                f ^= flip_pv(b.wrapping_sub(1));
+                if b & 0x0F == 0 {
+                    f |= H;
+                }
+            } else {
+                f ^= flip_pv(b.wrapping_add(1));
+                if b & 0x0F == 0x0F {
+                    f |= H;
+                }
+            }
+        } else {
+            f ^= flip_pv(b);
+        }
+        self.set_flags(f);
+    }
+
+    fn block_in<BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
+        self.idle(bus, self.ir(), 1);
+        let bc = self.bc();
+        let v = self.port_in(bus, bc);
+        let hl = self.hl();
+        self.write(bus, hl, v);
+        let dec = op & 0x08 != 0;
+        self.wz = if dec {
+            bc.wrapping_sub(1)
+        } else {
+            bc.wrapping_add(1)
+        };
+        self.regs[B] = self.regs[B].wrapping_sub(1);
+        self.set_hl(if dec {
+            hl.wrapping_sub(1)
+        } else {
+            hl.wrapping_add(1)
+        });
+        let c = if dec {
+            self.regs[C_].wrapping_sub(1)
+        } else {
+            self.regs[C_].wrapping_add(1)
+        };
+        self.block_io_flags(v, v as u16 + c as u16);
+        if op & 0x10 != 0 && self.regs[B] != 0 {
+            self.block_io_repeat(bus, v);
+        }
+    }
+
+    fn block_out<BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
+        self.idle(bus, self.ir(), 1);
+        let hl = self.hl();
+        let v = self.read(bus, hl);
+        self.regs[B] = self.regs[B].wrapping_sub(1);
+        let bc = self.bc();
+        self.port_out(bus, bc, v);
+        let dec = op & 0x08 != 0;
+        self.wz = if dec {
+            bc.wrapping_sub(1)
+        } else {
+            bc.wrapping_add(1)
+        };
+        let hl = if dec {
+            hl.wrapping_sub(1)
+        } else {
+            hl.wrapping_add(1)
+        };
+        self.set_hl(hl);
+        self.block_io_flags(v, v as u16 + (hl as u8) as u16);
+        if op & 0x10 != 0 && self.regs[B] != 0 {
+            self.block_io_repeat(bus, v);
+        }
+    }
+}

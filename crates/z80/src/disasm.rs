@@ -1,0 +1,1 @@
+//! Disassembler (to be written).

@@ -1,0 +1,16 @@
+//! A cycle-exact NMOS Z80 core.
+//!
+//! * Every documented and undocumented instruction, flags exact (bits 3 and 5, the Q latch
+//!   of SCF/CCF, MEMPTR), R, IFF1/IFF2, the EI shadow, the LD A,I/R interrupt quirk.
+//! * Time passes inside bus accesses: every access is made through [`Bus`] at the T-state its
+//!   machine cycle begins, so a port read sees the machine exactly as it is at that moment.
+//! * No dependencies, no globals, no allocation while running, no panics on any byte sequence.
+
+#![forbid(unsafe_code)]
+
+mod bus;
+mod cpu;
+pub mod disasm;
+
+pub use bus::Bus;
+pub use cpu::{flags, Cpu};

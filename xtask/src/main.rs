@@ -1,0 +1,48 @@
+//! `cargo xtask ...`: the project's chores. Each command lives in its own module.
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+mod asm;
+mod bench;
+mod cpm;
+mod fuse;
+mod suite;
+
+#[derive(Parser)]
+#[command(name = "xtask", about = "Project chores for the ti82 emulator")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run every SingleStepTests Z80 JSON file in DIR against the core.
+    Z80Suite {
+        dir: PathBuf,
+        /// Also compare the per-T-state bus trace and report the match rate.
+        #[arg(long)]
+        bus: bool,
+    },
+    /// Run Fuse's tests.in against tests.expected in DIR.
+    Fuse { dir: PathBuf },
+    /// Run a CP/M .COM program on the core (BDOS 2 and 9), printing its output.
+    Cpm { file: PathBuf },
+    /// Benchmark the core against the published `z80` crate on one fixed workload.
+    BenchZ80,
+    /// Reassemble the project's Z80 test and benchmark programs (needs z80asm or pasmo).
+    TestRoms,
+}
+
+fn main() -> Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Z80Suite { dir, bus } => suite::run(&dir, bus),
+        Command::Fuse { dir } => fuse::run(&dir),
+        Command::Cpm { file } => cpm::run(&file),
+        Command::BenchZ80 => bench::run(),
+        Command::TestRoms => asm::run(),
+    }
+}
