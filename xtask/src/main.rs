@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 mod asm;
 mod bench;
+mod bench_machine;
 mod cpm;
 mod fuse;
 mod suite;
@@ -32,6 +33,8 @@ enum Command {
     Cpm { file: PathBuf },
     /// Benchmark the core against the published `z80` crate on one fixed workload.
     BenchZ80,
+    /// Benchmark the whole TI-82 machine against the bare core on the same workload.
+    BenchMachine,
     /// Reassemble the project's Z80 test and benchmark programs (needs z80asm or pasmo).
     TestRoms,
 }
@@ -43,6 +46,7 @@ fn main() -> Result<()> {
         Command::Fuse { dir } => fuse::run(&dir),
         Command::Cpm { file } => cpm::run(&file),
         Command::BenchZ80 => bench::run(),
+        Command::BenchMachine => bench_machine::run(),
         Command::TestRoms => asm::run(),
     }
 }
