@@ -35,8 +35,12 @@ enum Command {
     BenchZ80,
     /// Benchmark the whole TI-82 machine against the bare core on the same workload.
     BenchMachine,
-    /// Reassemble the project's Z80 test and benchmark programs (needs z80asm or pasmo).
-    TestRoms,
+    /// Reassemble the project's Z80 test and benchmark programs (needs z80asm).
+    TestRoms {
+        /// Only check that the committed bytes match their sources; write nothing.
+        #[arg(long)]
+        check: bool,
+    },
 }
 
 fn main() -> Result<()> {
@@ -47,6 +51,6 @@ fn main() -> Result<()> {
         Command::Cpm { file } => cpm::run(&file),
         Command::BenchZ80 => bench::run(),
         Command::BenchMachine => bench_machine::run(),
-        Command::TestRoms => asm::run(),
+        Command::TestRoms { check } => asm::run(check),
     }
 }

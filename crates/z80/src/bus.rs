@@ -31,7 +31,10 @@ pub trait Bus {
     fn port_out(&mut self, port: u16, value: u8, t: u64);
 
     /// `n` internal T-states with `addr` left on the address bus (no MREQ/IORQ). Only
-    /// tracing buses care; the default does nothing and compiles away.
+    /// tracing buses care; the default does nothing and compiles away. `addr` is what an
+    /// NMOS Z80 really shows there (checked against SingleStepTests' bus traces): right after
+    /// an opcode fetch the refresh address `I<<8 | R` of that fetch, otherwise mostly the
+    /// address of the access before.
     #[inline(always)]
     fn internal(&mut self, _addr: u16, _n: u32, _t: u64) {}
 

@@ -41,7 +41,7 @@ const fn build_sz53(parity: bool) -> [u8; 256] {
         if v == 0 {
             f |= Z;
         }
-        if parity && v.count_ones() % 2 == 0 {
+        if parity && v.count_ones() & 1 == 0 {
             f |= PV;
         }
         t[i] = f;
@@ -233,6 +233,14 @@ impl Cpu {
     #[inline(always)]
     fn ir(&self) -> u16 {
         u16::from_be_bytes([self.i, self.r])
+    }
+
+    /// The refresh address of the last M1 cycle (R before its increment), which stays on the
+    /// address bus during the internal T-states that follow an opcode fetch.
+    #[inline(always)]
+    fn ir_last(&self) -> u16 {
+        let r = (self.r & 0x80) | (self.r.wrapping_sub(1) & 0x7F);
+        u16::from_be_bytes([self.i, r])
     }
 
     #[inline(always)]
@@ -662,7 +670,7 @@ impl Cpu {
         bus.refresh(self.ir(), self.t + 2);
         self.inc_r();
         self.t += 4;
-        self.idle(bus, self.ir(), 1);
+        self.idle(bus, self.ir_last(), 1);
         self.iff1 = false;
         self.push(bus, self.pc);
         self.pc = 0x0066;
@@ -681,14 +689,14 @@ impl Cpu {
         self.t += 6;
         match self.im {
             2 => {
-                self.idle(bus, self.ir(), 1);
+                self.idle(bus, self.ir_last(), 1);
                 self.push(bus, self.pc);
                 let vector = u16::from_be_bytes([self.i, data]);
                 self.pc = self.read16(bus, vector);
                 self.wz = self.pc;
             }
             1 => {
-                self.idle(bus, self.ir(), 1);
+                self.idle(bus, self.ir_last(), 1);
                 self.push(bus, self.pc);
                 self.pc = 0x0038;
                 self.wz = 0x0038;
@@ -723,7 +731,7 @@ impl Cpu {
             }
             // INC rr / DEC rr
             0x03 | 0x13 | 0x23 | 0x33 | 0x0B | 0x1B | 0x2B | 0x3B => {
-                self.idle(bus, self.ir(), 2);
+                self.idle(bus, self.ir_last(), 2);
                 let k = (op >> 4) & 3;
                 let v = self.get_rr::<X_>(k);
                 let v = if op & 0x08 == 0 {
@@ -779,7 +787,7 @@ impl Cpu {
             }
             // ADD HL,rr
             0x09 | 0x19 | 0x29 | 0x39 => {
-                self.idle(bus, self.ir(), 7);
+                self.idle(bus, self.ir_last(), 7);
                 let v = self.get_rr::<X_>((op >> 4) & 3);
                 let res = self.add16(self.xy::<X_>(), v);
                 self.set_xy::<X_>(res);
@@ -792,7 +800,7 @@ impl Cpu {
             }
             // DJNZ
             0x10 => {
-                self.idle(bus, self.ir(), 1);
+                self.idle(bus, self.ir_last(), 1);
                 let d = self.imm8(bus) as i8;
                 let b = self.regs[B].wrapping_sub(1);
                 self.regs[B] = b;
@@ -908,7 +916,7 @@ impl Cpu {
             }
             // RET cc
             0xC0 | 0xC8 | 0xD0 | 0xD8 | 0xE0 | 0xE8 | 0xF0 | 0xF8 => {
-                self.idle(bus, self.ir(), 1);
+                self.idle(bus, self.ir_last(), 1);
                 if self.cond(op >> 3) {
                     self.pc = self.pop(bus);
                     self.wz = self.pc;
@@ -944,7 +952,7 @@ impl Cpu {
             }
             // PUSH rr
             0xC5 | 0xD5 | 0xE5 | 0xF5 => {
-                self.idle(bus, self.ir(), 1);
+                self.idle(bus, self.ir_last(), 1);
                 let v = self.get_rr2::<X_>((op >> 4) & 3);
                 self.push(bus, v);
             }
@@ -955,7 +963,7 @@ impl Cpu {
             }
             // RST
             0xC7 | 0xCF | 0xD7 | 0xDF | 0xE7 | 0xEF | 0xF7 | 0xFF => {
-                self.idle(bus, self.ir(), 1);
+                self.idle(bus, self.ir_last(), 1);
                 self.push(bus, self.pc);
                 self.pc = (op & 0x38) as u16;
                 self.wz = self.pc;
@@ -1026,7 +1034,7 @@ impl Cpu {
                 self.iff2 = false;
             }
             0xF9 => {
-                self.idle(bus, self.ir(), 2);
+                self.idle(bus, self.ir_last(), 2);
                 self.sp = self.xy::<X_>();
             }
             0xFB => {
@@ -1178,12 +1186,12 @@ impl Cpu {
                 self.wz = bc.wrapping_add(1);
             }
             0x42 | 0x52 | 0x62 | 0x72 => {
-                self.idle(bus, self.ir(), 7);
+                self.idle(bus, self.ir_last(), 7);
                 let v = self.get_rr::<HL>((op >> 4) & 3);
                 self.sbc16(v);
             }
             0x4A | 0x5A | 0x6A | 0x7A => {
-                self.idle(bus, self.ir(), 7);
+                self.idle(bus, self.ir_last(), 7);
                 let v = self.get_rr::<HL>((op >> 4) & 3);
                 self.adc16(v);
             }
@@ -1218,15 +1226,15 @@ impl Cpu {
             0x56 | 0x76 => self.im = 1,
             0x5E | 0x7E => self.im = 2,
             0x47 => {
-                self.idle(bus, self.ir(), 1);
+                self.idle(bus, self.ir_last(), 1);
                 self.i = self.a();
             }
             0x4F => {
-                self.idle(bus, self.ir(), 1);
+                self.idle(bus, self.ir_last(), 1);
                 self.r = self.a();
             }
             0x57 | 0x5F => {
-                self.idle(bus, self.ir(), 1);
+                self.idle(bus, self.ir_last(), 1);
                 let v = if op == 0x57 { self.i } else { self.r };
                 self.set_a(v);
                 let pv = if self.iff2 { PV } else { 0 };
@@ -1303,7 +1311,8 @@ impl Cpu {
         self.wz = self.wz.wrapping_add(step);
         let bc = self.bc().wrapping_sub(1);
         self.set_bc(bc);
-        let mut f = (self.f() & C) | N | (SZ53[res as usize] & (S | Z)) | half | (n & X) | ((n << 4) & Y);
+        let mut f =
+            (self.f() & C) | N | (SZ53[res as usize] & (S | Z)) | half | (n & X) | ((n << 4) & Y);
         if bc != 0 {
             f |= PV;
         }
@@ -1333,8 +1342,10 @@ impl Cpu {
 
     /// The repeat of INIR/INDR/OTIR/OTDR also rewrites H and P/V (NMOS behaviour found by
     /// running the silicon): they come from B as the next iteration would see it.
-    fn block_io_repeat<BUS: Bus>(&mut self, bus: &mut BUS, v: u8) {
-        self.block_repeat(bus, self.hl());
+    /// `addr` is what the last bus cycle left on the address bus (the memory address written
+    /// by INxR, the port of OTxR), which stays there through the five extra T-states.
+    fn block_io_repeat<BUS: Bus>(&mut self, bus: &mut BUS, v: u8, addr: u16) {
+        self.block_repeat(bus, addr);
         let b = self.regs[B];
         let mut f = self.f();
         let flip_pv = |x: u8| if parity_even(x & 7) { 0 } else { PV };
@@ -1358,7 +1369,7 @@ impl Cpu {
     }
 
     fn block_in<BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
-        self.idle(bus, self.ir(), 1);
+        self.idle(bus, self.ir_last(), 1);
         let bc = self.bc();
         let v = self.port_in(bus, bc);
         let hl = self.hl();
@@ -1382,12 +1393,12 @@ impl Cpu {
         };
         self.block_io_flags(v, v as u16 + c as u16);
         if op & 0x10 != 0 && self.regs[B] != 0 {
-            self.block_io_repeat(bus, v);
+            self.block_io_repeat(bus, v, hl);
         }
     }
 
     fn block_out<BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
-        self.idle(bus, self.ir(), 1);
+        self.idle(bus, self.ir_last(), 1);
         let hl = self.hl();
         let v = self.read(bus, hl);
         self.regs[B] = self.regs[B].wrapping_sub(1);
@@ -1407,7 +1418,7 @@ impl Cpu {
         self.set_hl(hl);
         self.block_io_flags(v, v as u16 + (hl as u8) as u16);
         if op & 0x10 != 0 && self.regs[B] != 0 {
-            self.block_io_repeat(bus, v);
+            self.block_io_repeat(bus, v, bc);
         }
     }
 }

@@ -1,0 +1,490 @@
+//! [`Calc`]: one calculator, the [`Firmware`] that runs it, and the glass image.
+
+use std::any::Any;
+use std::collections::VecDeque;
+use std::path::Path;
+
+use z80::Cpu;
+
+use crate::cable::{LinkMsg, LinkTransport, Recv, Remote};
+use crate::hw::{Config, Hardware, CLOCK_HZ};
+use crate::keypad::Key;
+use crate::lcd::{HEIGHT, WIDTH};
+use crate::link::Link;
+use crate::rom::RomImage;
+use crate::state::{self, StateError, StateReader, StateWriter};
+
+/// T-states in one 60 Hz host frame.
+pub const FRAME_T: u64 = CLOCK_HZ / 60;
+
+/// Something that runs the calculator for a T-state budget and can save and restore its own
+/// state: the Z80 on a ROM image ([`RomFirmware`]) or a built-in runtime from another crate.
+pub trait Firmware: Send {
+    /// A stable name stored in save states.
+    fn name(&self) -> &'static str;
+    /// Power-on: set up the hardware (load a ROM, ...) and the firmware's own state.
+    fn power_on(&mut self, hw: &mut Hardware);
+    /// Runs until `hw.now >= until` (it may overshoot by part of an instruction), keeping
+    /// `hw.now` and `hw.halted` up to date.
+    fn run(&mut self, hw: &mut Hardware, until: u64);
+    /// The firmware's own state (not the hardware's).
+    fn save_state(&self, w: &mut StateWriter);
+    /// Restores what `save_state` wrote. On error `self` must be unchanged.
+    fn load_state(&mut self, data: &[u8]) -> Result<(), StateError>;
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+/// The Z80 running a ROM image.
+#[derive(Clone, Debug)]
+pub struct RomFirmware {
+    pub cpu: Cpu,
+    rom: RomImage,
+    rom_hash: u64,
+}
+
+impl RomFirmware {
+    pub fn new(rom: RomImage) -> Self {
+        let rom_hash = rom.hash();
+        RomFirmware {
+            cpu: Cpu::new(),
+            rom,
+            rom_hash,
+        }
+    }
+
+    pub fn rom(&self) -> &RomImage {
+        &self.rom
+    }
+}
+
+impl Firmware for RomFirmware {
+    fn name(&self) -> &'static str {
+        "rom-z80"
+    }
+
+    fn power_on(&mut self, hw: &mut Hardware) {
+        hw.mem.load_rom(self.rom.bytes());
+        self.cpu = Cpu::new();
+        // §3.3 [E]: registers FFFFh (done by Cpu::new), I = FFh? We keep the core's I = 0:
+        // the ROM sets up everything it uses.
+        self.cpu.t = hw.now;
+    }
+
+    #[inline]
+    fn run(&mut self, hw: &mut Hardware, until: u64) {
+        if self.cpu.t < hw.now {
+            self.cpu.t = hw.now;
+        }
+        self.cpu.run(hw, until);
+        hw.now = self.cpu.t;
+        hw.halted = self.cpu.halted;
+    }
+
+    fn save_state(&self, w: &mut StateWriter) {
+        let c = &self.cpu;
+        w.u64(self.rom_hash);
+        w.bytes(&c.regs);
+        for v in [
+            c.af_alt, c.bc_alt, c.de_alt, c.hl_alt, c.ix, c.iy, c.sp, c.pc, c.wz,
+        ] {
+            w.u16(v);
+        }
+        for v in [c.i, c.r, c.q, c.im, c.prefix] {
+            w.u8(v);
+        }
+        for v in [c.p, c.ei, c.iff1, c.iff2, c.halted] {
+            w.bool(v);
+        }
+        w.u64(c.t);
+    }
+
+    fn load_state(&mut self, data: &[u8]) -> Result<(), StateError> {
+        let mut r = StateReader::new(data);
+        if r.u64()? != self.rom_hash {
+            return Err(StateError::RomMismatch);
+        }
+        let mut c = Cpu::new();
+        let regs = r.bytes()?;
+        if regs.len() != 8 {
+            return Err(StateError::Corrupt("CPU register file"));
+        }
+        c.regs.copy_from_slice(regs);
+        c.af_alt = r.u16()?;
+        c.bc_alt = r.u16()?;
+        c.de_alt = r.u16()?;
+        c.hl_alt = r.u16()?;
+        c.ix = r.u16()?;
+        c.iy = r.u16()?;
+        c.sp = r.u16()?;
+        c.pc = r.u16()?;
+        c.wz = r.u16()?;
+        c.i = r.u8()?;
+        c.r = r.u8()?;
+        c.q = r.u8()?;
+        c.im = r.u8()?;
+        c.prefix = r.u8()?;
+        if c.im > 2 || !matches!(c.prefix, 0 | 0xDD | 0xFD) {
+            return Err(StateError::Corrupt("CPU mode"));
+        }
+        c.p = r.bool()?;
+        c.ei = r.bool()?;
+        c.iff1 = r.bool()?;
+        c.iff2 = r.bool()?;
+        c.halted = r.bool()?;
+        c.t = state::time(&mut r)?;
+        r.done()?;
+        self.cpu = c;
+        Ok(())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+/// The 96 × 64 image as the glass shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Screen {
+    /// Dark pixels (display on, not powered down), ignoring contrast; row-major.
+    pub bits: Vec<bool>,
+    /// Darkness 0 (blank) – 255 (black) per pixel: contrast and ghosting applied.
+    pub shades: Vec<u8>,
+}
+
+impl Screen {
+    pub fn pixel(&self, x: usize, y: usize) -> bool {
+        x < WIDTH && y < HEIGHT && self.bits[y * WIDTH + x]
+    }
+
+    /// Text art: 64 lines of 96 `#` (dark) or `.` characters, each ending in a newline.
+    pub fn to_text(&self) -> String {
+        let mut s = String::with_capacity((WIDTH + 1) * HEIGHT);
+        for row in self.bits.chunks(WIDTH) {
+            s.extend(row.iter().map(|&b| if b { '#' } else { '.' }));
+            s.push('\n');
+        }
+        s
+    }
+}
+
+/// Darkness of a lit pixel at a contrast setting. §5.7 [U]: proportional to contrast − 30,
+/// clamped (Wabbitemu's TI-82 base); 63 is black.
+pub fn contrast_shade(contrast: u8) -> u8 {
+    let c = i32::from(contrast & 63) - 30;
+    (c.clamp(0, 33) * 255 / 33) as u8
+}
+
+/// One calculator: hardware plus the firmware that runs it. No globals: make as many as you
+/// like.
+pub struct Calc {
+    hw: Hardware,
+    fw: Box<dyn Firmware>,
+    pub(crate) remote: Option<Remote>,
+    ghost: VecDeque<Vec<bool>>,
+}
+
+impl Calc {
+    /// A calculator with the default configuration, powered on.
+    pub fn new(firmware: impl Firmware + 'static) -> Self {
+        Self::with_config(firmware, Config::default())
+    }
+
+    pub fn with_config(firmware: impl Firmware + 'static, config: Config) -> Self {
+        let mut hw = Hardware::new(config);
+        let mut fw: Box<dyn Firmware> = Box::new(firmware);
+        fw.power_on(&mut hw);
+        Calc {
+            hw,
+            fw,
+            remote: None,
+            ghost: VecDeque::new(),
+        }
+    }
+
+    /// A Z80 calculator running `rom`, configured for the ROM's generation.
+    pub fn from_rom(rom: RomImage) -> Self {
+        let config = Config::for_generation(rom.generation());
+        Self::with_config(RomFirmware::new(rom), config)
+    }
+
+    /// Current time in T-states since power-on.
+    pub fn now(&self) -> u64 {
+        self.hw.now
+    }
+
+    pub fn hardware(&self) -> &Hardware {
+        &self.hw
+    }
+
+    pub fn hardware_mut(&mut self) -> &mut Hardware {
+        &mut self.hw
+    }
+
+    pub fn firmware(&self) -> &dyn Firmware {
+        &*self.fw
+    }
+
+    pub fn firmware_mut(&mut self) -> &mut dyn Firmware {
+        &mut *self.fw
+    }
+
+    /// The CPU, when the firmware is [`RomFirmware`].
+    pub fn cpu(&self) -> Option<&Cpu> {
+        self.fw
+            .as_any()
+            .downcast_ref::<RomFirmware>()
+            .map(|f| &f.cpu)
+    }
+
+    pub fn cpu_mut(&mut self) -> Option<&mut Cpu> {
+        self.fw
+            .as_any_mut()
+            .downcast_mut::<RomFirmware>()
+            .map(|f| &mut f.cpu)
+    }
+
+    /// Runs for `t_states` (to within part of an instruction). With a cable attached this may
+    /// wait for the other end (bounded skew, see [`crate::cable`]).
+    pub fn run_for(&mut self, t_states: u64) {
+        let target = self.hw.now.saturating_add(t_states);
+        while self.hw.now < target {
+            if self.remote.is_some() {
+                if !self.advance_linked(target, true) {
+                    break;
+                }
+            } else {
+                self.fw.run(&mut self.hw, target);
+            }
+        }
+    }
+
+    /// Runs one 60 Hz frame (100 000 T-states) and records it for LCD ghosting.
+    pub fn run_frame(&mut self) {
+        self.run_for(FRAME_T);
+        let n = self.hw.config.lcd_ghost_frames as usize;
+        if n > 1 {
+            let bits = self.glass_bits();
+            self.ghost.push_back(bits);
+            while self.ghost.len() > n {
+                self.ghost.pop_front();
+            }
+        }
+    }
+
+    /// Runs until the test exit port is written or `max_t` T-states pass; returns the code.
+    pub fn run_until_exit(&mut self, max_t: u64) -> Option<u8> {
+        let end = self.hw.now.saturating_add(max_t);
+        while self.hw.test_exit.is_none() && self.hw.now < end {
+            self.run_for((end - self.hw.now).min(2_000));
+        }
+        self.hw.test_exit
+    }
+
+    pub fn set_key(&mut self, key: Key, down: bool) {
+        self.hw.keypad.set(key, down);
+    }
+
+    pub fn press(&mut self, key: Key) {
+        self.set_key(key, true);
+    }
+
+    pub fn release(&mut self, key: Key) {
+        self.set_key(key, false);
+    }
+
+    /// The ON key (not in the matrix, §6.5).
+    pub fn set_on(&mut self, down: bool) {
+        let t = self.hw.now;
+        self.hw.set_on(down, t);
+    }
+
+    fn glass_bits(&self) -> Vec<bool> {
+        let lcd = &self.hw.lcd;
+        let visible = lcd.display_on() && !self.hw.powered_down();
+        let mut bits = vec![false; WIDTH * HEIGHT];
+        if visible {
+            for y in 0..HEIGHT {
+                for x in 0..WIDTH {
+                    bits[y * WIDTH + x] = lcd.pixel(x, y);
+                }
+            }
+        }
+        bits
+    }
+
+    /// The glass: display RAM through the Z scroll, blank when the display is off or the
+    /// calculator is powered down (§5.7), shaded by contrast, averaged over recent frames when
+    /// LCD ghosting is on.
+    pub fn lcd(&self) -> Screen {
+        let bits = self.glass_bits();
+        let dark = u32::from(contrast_shade(self.hw.lcd.contrast()));
+        let shades = if self.ghost.len() > 1 {
+            let n = self.ghost.len() as u32;
+            (0..bits.len())
+                .map(|i| {
+                    let on = self.ghost.iter().filter(|f| f[i]).count() as u32;
+                    (dark * on / n) as u8
+                })
+                .collect()
+        } else {
+            bits.iter()
+                .map(|&b| if b { dark as u8 } else { 0 })
+                .collect()
+        };
+        Screen { bits, shades }
+    }
+
+    /// The link port endpoint.
+    pub fn link(&mut self) -> Link<'_> {
+        self.hw.link_endpoint()
+    }
+
+    /// The 32 KiB of RAM (8000h – FFFFh).
+    pub fn ram(&self) -> &[u8] {
+        self.hw.mem.ram()
+    }
+
+    pub fn ram_mut(&mut self) -> &mut [u8] {
+        self.hw.mem.ram_mut()
+    }
+
+    /// Exit code written to the test port, when [`Config::test_ports`] is on.
+    pub fn test_exit(&self) -> Option<u8> {
+        self.hw.test_exit
+    }
+
+    /// Bytes written to the test output port.
+    pub fn test_output(&self) -> &[u8] {
+        &self.hw.test_out
+    }
+
+    // ------------------------------------------------------------------ save states
+
+    /// The whole machine as a state file image.
+    pub fn state_bytes(&self) -> Vec<u8> {
+        let mut w = StateWriter::default();
+        state::write_hardware(&mut w, &self.hw);
+        w.bytes(self.fw.name().as_bytes());
+        let mut fw = StateWriter::default();
+        self.fw.save_state(&mut fw);
+        w.bytes(&fw.0);
+        state::envelope(&w.0)
+    }
+
+    /// Restores from a state file image; on error nothing changes. `name` is for messages.
+    pub fn restore_bytes(&mut self, name: &Path, data: &[u8]) -> Result<(), StateError> {
+        let payload = state::open_envelope(name, data)?;
+        let mut r = StateReader::new(payload);
+        let hw = state::read_hardware(&mut r)?;
+        let fw_name = r.bytes()?;
+        if fw_name != self.fw.name().as_bytes() {
+            return Err(StateError::Firmware {
+                expected: self.fw.name().to_string(),
+                found: String::from_utf8_lossy(fw_name).into_owned(),
+            });
+        }
+        let fw_state = r.bytes()?;
+        r.done()?;
+        // The firmware restores atomically; only then do we replace the hardware.
+        self.fw.load_state(fw_state)?;
+        let rom = self.hw.mem.rom().to_vec();
+        self.hw = hw;
+        self.hw.mem.load_rom(&rom);
+        self.ghost.clear();
+        Ok(())
+    }
+
+    /// Saves the whole machine to `path` (temporary file + rename).
+    pub fn save_state(&self, path: impl AsRef<Path>) -> Result<(), StateError> {
+        state::write_atomic(path.as_ref(), &self.state_bytes())
+    }
+
+    /// Loads a state saved by [`Calc::save_state`]; on error nothing changes.
+    pub fn load_state(&mut self, path: impl AsRef<Path>) -> Result<(), StateError> {
+        let path = path.as_ref();
+        let data = std::fs::read(path).map_err(|source| StateError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        self.restore_bytes(path, &data)
+    }
+
+    // ------------------------------------------------------------------ link cable
+
+    /// Attaches the far end of a cable through `transport`. `latency` is the wire delay in
+    /// T-states and the bound on how far this end may run ahead of what it has heard.
+    pub fn attach_link(&mut self, transport: Box<dyn LinkTransport>, latency: u64) {
+        self.remote = Some(Remote::new(transport, latency, self.hw.now));
+    }
+
+    /// Detaches the cable (the peer's drive is released).
+    pub fn detach_link(&mut self) -> Option<Box<dyn LinkTransport>> {
+        let now = self.hw.now;
+        self.hw.link.unplug(now);
+        self.remote.take().map(|mut r| {
+            r.transport.send(LinkMsg::Bye);
+            r.transport
+        })
+    }
+
+    /// One linked step towards `target`: receive what has arrived, run as far as the skew
+    /// bound allows, send our changes and time. Returns false when it could not move (only
+    /// when `block` is false and the peer is behind).
+    pub(crate) fn advance_linked(&mut self, target: u64, block: bool) -> bool {
+        let Some(remote) = self.remote.as_mut() else {
+            self.fw.run(&mut self.hw, target);
+            return true;
+        };
+        // Take in everything already delivered.
+        loop {
+            match remote.transport.try_recv() {
+                Recv::Msg(m) => remote.accept(m, &mut self.hw.link),
+                Recv::Empty => break,
+                Recv::Closed => {
+                    remote.closed = true;
+                    break;
+                }
+            }
+        }
+        if remote.closed {
+            let now = self.hw.now;
+            self.hw.link.unplug(now);
+            self.remote = None;
+            self.fw.run(&mut self.hw, target);
+            return true;
+        }
+        let limit = remote.limit();
+        if self.hw.now >= limit {
+            if !block {
+                return false;
+            }
+            match remote.transport.recv() {
+                Some(m) => remote.accept(m, &mut self.hw.link),
+                None => remote.closed = true,
+            }
+            return true;
+        }
+        self.fw.run(&mut self.hw, target.min(limit));
+        for (t, pull) in self.hw.link.take_outbox() {
+            remote.transport.send(LinkMsg::Drive { t, pull });
+        }
+        remote.transport.send(LinkMsg::Time(self.hw.now));
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contrast_curve() {
+        assert_eq!(contrast_shade(0), 0);
+        assert_eq!(contrast_shade(30), 0);
+        assert_eq!(contrast_shade(63), 255);
+    }
+}

@@ -1,0 +1,1090 @@
+//! [`BasicFirmware`]: the built-in runtime as a firmware for `Calc`. It plays the OS's part:
+//! the home screen (typing and evaluating entries, the PRGM menu), running programs statement
+//! by statement, `Menu(`/`Pause`/`Input` screens, error screens, the run indicator, and pushing
+//! the screen to the T6A04 through ports 10h/11h. Everything is steppable: `run` returns when
+//! its T-state budget is spent and resumes exactly there.
+
+use std::any::Any;
+
+use ti82_machine::state::{StateError, StateReader, StateWriter};
+use ti82_machine::{Firmware, Hardware, Key};
+use tifiles::var::{VarData, VarName, Variable};
+use tifiles::vat;
+
+use crate::ast::Target;
+use crate::eval::{eval, Env};
+use crate::font;
+use crate::interp::{Interp, ProgramError, Status, Sys, Wait};
+use crate::keys::{self, Scanner, SCAN_PERIOD};
+use crate::os::{value_codes, Os, OsState, Shown};
+use crate::parse::compile;
+use crate::real::Real;
+use crate::screen::{self, SCREEN_BYTES};
+use crate::token::*;
+use crate::value::{ErrorKind, Value};
+
+/// T-states between two LCD accesses when pushing the screen (the driver's busy time,
+/// spec §5.6, plus the OS's loop).
+pub const LCD_GAP: u64 = 64;
+/// How long a `Get(` waits for an answer before giving up (the link time-out, spec §1.7.8).
+pub const GET_TIMEOUT: u64 = 6_000_000 * 3 / 2;
+/// Statements run between two checks of the keypad and the budget.
+const SLICE: u32 = 64;
+
+/// What the firmware is doing, beyond the interpreter's own state.
+#[derive(Clone, Debug, PartialEq)]
+enum Shell {
+    /// The home screen, with the entry line being typed.
+    Home,
+    /// The PRGM menu's EXEC list.
+    ProgramMenu { sel: usize },
+    /// A program runs (or waits: see the interpreter's status).
+    Running,
+    /// An error screen: `ERR:NAME`, `1:Goto`, `2:Quit`.
+    Error { err: ProgramError, sel: usize },
+}
+
+/// A pending key modifier.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Shift {
+    #[default]
+    None,
+    Second,
+    Alpha,
+}
+
+/// The built-in TI-BASIC runtime.
+#[derive(Clone, Debug)]
+pub struct BasicFirmware {
+    interp: Interp,
+    st: OsState,
+    scanner: Scanner,
+    shell: Shell,
+    shift: Shift,
+    /// The home screen's entry line (tokens), and the last one entered (2nd ENTRY).
+    entry: Vec<u8>,
+    last_entry: Vec<u8>,
+    /// `Menu(` selection, `Input` text and which `Prompt` item is being read.
+    menu_sel: usize,
+    input_idx: usize,
+    input_started: bool,
+    /// When the pending `Get(` gives up.
+    get_deadline: Option<u64>,
+    next_scan: u64,
+    /// What the LCD shows now (so only changes are pushed).
+    pushed: Vec<u8>,
+    lcd_ready: bool,
+    indicator: u8,
+    /// The last program error (for a front end to show the listing at the failing place).
+    last_error: Option<ProgramError>,
+    /// Statements executed since power-on (for benchmarks).
+    pub statements: u64,
+}
+
+impl Default for BasicFirmware {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl BasicFirmware {
+    pub fn new() -> Self {
+        BasicFirmware {
+            interp: Interp::new(),
+            st: OsState::default(),
+            scanner: Scanner::default(),
+            shell: Shell::Home,
+            shift: Shift::None,
+            entry: Vec::new(),
+            last_entry: Vec::new(),
+            menu_sel: 0,
+            input_idx: 0,
+            input_started: false,
+            get_deadline: None,
+            next_scan: 0,
+            pushed: vec![0; SCREEN_BYTES],
+            lcd_ready: false,
+            indicator: 0,
+            last_error: None,
+            statements: 0,
+        }
+    }
+
+    /// The interpreter's status (running, waiting, done, error).
+    pub fn status(&self) -> Status {
+        self.interp.status()
+    }
+
+    /// True while a program runs or waits inside a program.
+    pub fn program_active(&self) -> bool {
+        self.shell == Shell::Running
+    }
+
+    /// The last program error and where it happened.
+    pub fn last_error(&self) -> Option<&ProgramError> {
+        self.last_error.as_ref()
+    }
+
+    /// Starts program `name` as if `prgmNAME` ENTER had been typed on the home screen.
+    pub fn run_program(&mut self, hw: &mut Hardware, name: &[u8]) -> Result<(), ErrorKind> {
+        let mut entry = vec![PRGM];
+        entry.extend_from_slice(name);
+        self.entry = entry;
+        self.show_entry(hw);
+        self.enter(hw);
+        match &self.shell {
+            Shell::Error { err, .. } => Err(err.kind.clone()),
+            _ => Ok(()),
+        }
+    }
+
+    fn os<'a>(st: &'a mut OsState, hw: &'a mut Hardware) -> Os<'a> {
+        Os { hw, st }
+    }
+
+    // ------------------------------------------------------------------ power-on
+
+    fn init_ram(&mut self, hw: &mut Hardware) {
+        let ram = hw.mem.ram_mut();
+        ram.fill(0);
+        // An empty VAT, then the OS's screens and settings in their places.
+        let _ = vat::init_empty(ram);
+        screen::clear_home(ram);
+        let mut os = Self::os(&mut self.st, hw);
+        os.zstandard();
+        let seed = [
+            (0x8BB8u16, Real::from_i64(12345)),
+            (0x8BC1u16, Real::from_i64(67890)),
+        ];
+        for (addr, v) in seed {
+            let i = screen::off(addr);
+            os.ram_mut()[i..i + 9].copy_from_slice(&v.to_bcd());
+        }
+    }
+
+    /// The T6A04 set-up the OS sends: 8-bit words, X (row) auto-increment, Z = 0, display
+    /// on, a mid contrast (spec §5.9 [U]: the exact sequence is not known).
+    fn init_lcd(&mut self, hw: &mut Hardware) {
+        for cmd in [0x01u8, 0x05, 0x40, 0x03, 0xF6] {
+            hw.write_port(0x10, cmd, hw.now);
+            hw.now += LCD_GAP;
+        }
+        self.pushed.fill(0xFF);
+        self.lcd_ready = true;
+        self.st.dirty = true;
+    }
+
+    // ------------------------------------------------------------------ the screen
+
+    /// The image the glass should show now.
+    fn image(&self, hw: &Hardware) -> [u8; SCREEN_BYTES] {
+        let ram = hw.mem.ram();
+        let mut img = [0u8; SCREEN_BYTES];
+        match &self.shell {
+            Shell::ProgramMenu { sel } => self.draw_program_menu(ram, *sel, &mut img),
+            Shell::Error { err, sel } => draw_error(err, *sel, &mut img),
+            _ => {
+                if let Status::Waiting(Wait::Menu { title, items, .. }) = self.interp.status() {
+                    draw_menu(&title, &items, self.menu_sel, &mut img);
+                } else {
+                    match self.st.shown {
+                        Shown::Home => screen::render_home(ram, &mut img),
+                        Shown::Graph => img.copy_from_slice(screen::plot(ram)),
+                    }
+                }
+            }
+        }
+        if self.shell == Shell::Running {
+            let paused = matches!(self.interp.status(), Status::Waiting(_));
+            draw_indicator(&mut img, self.indicator, paused);
+        }
+        img
+    }
+
+    /// Pushes what changed to the T6A04, column by column (spec §5.9): Y, X, then the data
+    /// bytes down the column, each access `LCD_GAP` T-states after the last.
+    fn present(&mut self, hw: &mut Hardware) {
+        if !self.lcd_ready {
+            self.init_lcd(hw);
+        }
+        let img = self.image(hw);
+        for col in 0..12 {
+            let rows: Vec<usize> = (0..64)
+                .filter(|r| img[r * 12 + col] != self.pushed[r * 12 + col])
+                .collect();
+            let (Some(&first), Some(&last)) = (rows.first(), rows.last()) else {
+                continue;
+            };
+            hw.write_port(0x10, 0x20 + col as u8, hw.now);
+            hw.now += LCD_GAP;
+            hw.write_port(0x10, 0x80 + first as u8, hw.now);
+            hw.now += LCD_GAP;
+            for r in first..=last {
+                hw.write_port(0x11, img[r * 12 + col], hw.now);
+                hw.now += LCD_GAP;
+                self.pushed[r * 12 + col] = img[r * 12 + col];
+            }
+        }
+        self.st.dirty = false;
+    }
+
+    fn draw_program_menu(&self, ram: &[u8], sel: usize, img: &mut [u8; SCREEN_BYTES]) {
+        font::draw_large_with(img, 0, 0, b"EXEC", true);
+        font::draw_large(img, 0, 30, b"EDIT NEW");
+        let names = program_names(ram);
+        let top = sel.saturating_sub(6);
+        for (i, name) in names.iter().enumerate().skip(top).take(7) {
+            let row = (i - top + 1) * 8;
+            let mut label = menu_number(i);
+            label.push(b':');
+            font::draw_large_with(img, row, 0, &label[..1], i == sel);
+            font::draw_large(img, row, 6, &label[1..]);
+            font::draw_large(img, row, 12, &crate::os::string_codes(name));
+        }
+    }
+
+    // ------------------------------------------------------------------ the home screen
+
+    fn show_entry(&mut self, hw: &mut Hardware) {
+        let ram = hw.mem.ram_mut();
+        if self.st.scroll_pending {
+            screen::scroll(ram);
+            self.st.scroll_pending = false;
+            screen::set_cursor(ram, screen::ROWS - 1, 0);
+        }
+        let (row, _) = screen::cursor(ram);
+        let codes = crate::os::string_codes(&self.entry);
+        let tail = &codes[codes.len().saturating_sub(screen::COLS)..];
+        screen::clear_row(ram, row);
+        screen::write_at(ram, row, 0, tail);
+        self.st.shown = Shown::Home;
+        self.st.dirty = true;
+    }
+
+    /// ENTER on the home screen: run `prgmNAME`, or evaluate the entry and show the answer.
+    fn enter(&mut self, hw: &mut Hardware) {
+        if self.entry.is_empty() {
+            self.entry = self.last_entry.clone();
+            self.show_entry(hw);
+        }
+        let entry = std::mem::take(&mut self.entry);
+        self.last_entry = entry.clone();
+        // The entry line stays; output starts on the next line.
+        {
+            let ram = hw.mem.ram_mut();
+            let (row, _) = screen::cursor(ram);
+            if row + 1 >= screen::ROWS {
+                self.st.scroll_pending = true;
+            } else {
+                screen::set_cursor(ram, row + 1, 0);
+            }
+        }
+        if entry.is_empty() {
+            return;
+        }
+        let result = if entry[0] == PRGM && entry.len() > 1 {
+            let mut os = Self::os(&mut self.st, hw);
+            self.interp.start(&mut os, &entry[1..])
+        } else {
+            self.interp.start_bytes(b"", &entry);
+            Ok(())
+        };
+        match result {
+            Ok(()) => {
+                self.shell = Shell::Running;
+                self.indicator = 0;
+            }
+            Err(kind) => {
+                self.show_error(ProgramError {
+                    kind,
+                    program: Vec::new(),
+                    offset: 0,
+                });
+            }
+        }
+    }
+
+    fn show_error(&mut self, err: ProgramError) {
+        self.last_error = Some(err.clone());
+        self.shell = Shell::Error { err, sel: 0 };
+        self.st.dirty = true;
+    }
+
+    /// A program ended: `Done` (or the answer of a typed entry) on the home screen.
+    fn finished(&mut self, hw: &mut Hardware, from_entry: bool) {
+        self.shell = Shell::Home;
+        let mut os = Self::os(&mut self.st, hw);
+        if from_entry {
+            if let Ok(v) = os.ans() {
+                let (codes, right) = value_codes(&v, os.st.modes.fix);
+                os.home_line(&codes, right);
+            }
+        } else {
+            let codes = font::encode("Done").unwrap_or_else(|_| b"Done".to_vec());
+            os.home_line(&codes, true);
+        }
+        os.st.shown = Shown::Home;
+        os.st.dirty = true;
+    }
+
+    fn key_home(&mut self, hw: &mut Hardware, k: Key) {
+        let shift = std::mem::take(&mut self.shift);
+        match (shift, k) {
+            (Shift::None, Key::Second) => self.shift = Shift::Second,
+            (Shift::None, Key::Alpha) => self.shift = Shift::Alpha,
+            (_, Key::Enter) if shift != Shift::Second => self.enter(hw),
+            (Shift::Second, Key::Enter) => {
+                self.entry = self.last_entry.clone();
+                self.show_entry(hw);
+            }
+            (_, Key::Clear) => {
+                if self.entry.is_empty() {
+                    screen::clear_home(hw.mem.ram_mut());
+                    self.st.scroll_pending = false;
+                }
+                self.entry.clear();
+                self.show_entry(hw);
+            }
+            (_, Key::Del) => {
+                pop_token(&mut self.entry);
+                self.show_entry(hw);
+            }
+            (Shift::None, Key::Prgm) => {
+                self.shell = Shell::ProgramMenu { sel: 0 };
+                self.st.dirty = true;
+            }
+            (Shift::Second, Key::Mode) => {
+                self.entry.clear();
+                self.show_entry(hw);
+            }
+            _ => {
+                if let Some(t) = key_token(shift, k) {
+                    if self.entry.len() < 200 {
+                        self.entry.extend_from_slice(t);
+                    }
+                    self.show_entry(hw);
+                }
+            }
+        }
+    }
+
+    fn key_program_menu(&mut self, hw: &mut Hardware, k: Key, sel: usize) {
+        let names = program_names(hw.mem.ram());
+        let n = names.len();
+        let choose = |i: usize| names.get(i).cloned();
+        let pick = match k {
+            Key::Up if n > 0 => {
+                self.shell = Shell::ProgramMenu {
+                    sel: (sel + n - 1) % n,
+                };
+                None
+            }
+            Key::Down if n > 0 => {
+                self.shell = Shell::ProgramMenu { sel: (sel + 1) % n };
+                None
+            }
+            Key::Enter => choose(sel),
+            Key::Clear | Key::Mode => {
+                self.shell = Shell::Home;
+                None
+            }
+            _ => digit_of(k).and_then(|d| choose(if d == 0 { 9 } else { d - 1 })),
+        };
+        if let Some(name) = pick {
+            self.shell = Shell::Home;
+            self.entry.push(PRGM);
+            self.entry.extend_from_slice(&name);
+            self.show_entry(hw);
+        }
+        self.st.dirty = true;
+    }
+
+    fn key_error(&mut self, hw: &mut Hardware, k: Key, err: ProgramError, sel: usize) {
+        let choice = match k {
+            Key::K1 => Some(0),
+            Key::K2 => Some(1),
+            Key::Enter => Some(sel),
+            Key::Up | Key::Down => {
+                self.shell = Shell::Error { err, sel: 1 - sel };
+                None
+            }
+            Key::Clear | Key::Mode => Some(1),
+            _ => None,
+        };
+        if choice.is_some() {
+            // Goto would open the program editor at `last_error`; this runtime has no editor,
+            // so both choices return to the home screen and keep the place for a front end.
+            self.shell = Shell::Home;
+            self.st.shown = Shown::Home;
+            let ram = hw.mem.ram_mut();
+            let (row, _) = screen::cursor(ram);
+            screen::clear_row(ram, row);
+        }
+        self.st.dirty = true;
+    }
+
+    // ------------------------------------------------------------------ a running program
+
+    /// Keys while a program waits in `Menu(`, `Pause` or `Input`.
+    fn key_wait(&mut self, hw: &mut Hardware, k: Key, wait: Wait) {
+        match wait {
+            Wait::Pause => {
+                if k == Key::Enter {
+                    self.interp.finish_wait(None);
+                }
+            }
+            Wait::Menu { items, .. } => {
+                let n = items.len();
+                let chosen = match k {
+                    Key::Up => {
+                        self.menu_sel = (self.menu_sel + n - 1) % n;
+                        None
+                    }
+                    Key::Down => {
+                        self.menu_sel = (self.menu_sel + 1) % n;
+                        None
+                    }
+                    Key::Enter => Some(self.menu_sel),
+                    _ => digit_of(k)
+                        .map(|d| if d == 0 { 9 } else { d - 1 })
+                        .filter(|&i| i < n),
+                };
+                if let Some(i) = chosen {
+                    self.menu_sel = 0;
+                    self.interp.finish_wait(Some(i));
+                }
+                self.st.dirty = true;
+            }
+            Wait::Input(items) => self.key_input(hw, k, &items),
+            Wait::InputGraph | Wait::Get(_) => {}
+        }
+    }
+
+    fn start_input_item(&mut self, hw: &mut Hardware, items: &[(Option<Value>, Target)]) {
+        let Some((prompt, _)) = items.get(self.input_idx) else {
+            return;
+        };
+        let mut os = Self::os(&mut self.st, hw);
+        let codes = match prompt {
+            Some(v) => value_codes(v, None).0,
+            None => vec![font::code_for('?').unwrap_or(b'?')],
+        };
+        os.home_line(&codes, false);
+        // The answer is typed on the prompt's line, after the prompt.
+        let pending = std::mem::take(&mut os.st.scroll_pending);
+        let ram = os.ram_mut();
+        let (row, _) = screen::cursor(ram);
+        let row = if pending {
+            screen::ROWS - 1
+        } else {
+            row.saturating_sub(1)
+        };
+        screen::set_cursor(ram, row, codes.len().min(15));
+        self.entry.clear();
+        self.input_started = true;
+    }
+
+    fn key_input(&mut self, hw: &mut Hardware, k: Key, items: &[(Option<Value>, Target)]) {
+        let shift = std::mem::take(&mut self.shift);
+        match (shift, k) {
+            (Shift::None, Key::Second) => self.shift = Shift::Second,
+            (Shift::None, Key::Alpha) => self.shift = Shift::Alpha,
+            (_, Key::Enter) => {
+                let entry = std::mem::take(&mut self.entry);
+                let target = items[self.input_idx].1.clone();
+                let lines = compile(&entry);
+                let value = match lines.first().map(|l| &l.stmt) {
+                    Some(crate::ast::Stmt::Expr(e)) => {
+                        let mut os = Self::os(&mut self.st, hw);
+                        eval(&mut os, e)
+                    }
+                    _ => Err(ErrorKind::Syntax),
+                };
+                let stored = value.and_then(|v| {
+                    let mut os = Self::os(&mut self.st, hw);
+                    os.store(&target, v)
+                });
+                if let Err(kind) = stored {
+                    self.interp.raise(kind);
+                    return;
+                }
+                // Move below the answer.
+                let ram = hw.mem.ram_mut();
+                let (row, _) = screen::cursor(ram);
+                if row + 1 >= screen::ROWS {
+                    self.st.scroll_pending = true;
+                } else {
+                    screen::set_cursor(ram, row + 1, 0);
+                }
+                self.input_idx += 1;
+                self.input_started = false;
+                if self.input_idx >= items.len() {
+                    self.input_idx = 0;
+                    self.interp.finish_wait(None);
+                }
+            }
+            (_, Key::Del) => {
+                pop_token(&mut self.entry);
+                self.show_input(hw);
+            }
+            (_, Key::Clear) => {
+                self.entry.clear();
+                self.show_input(hw);
+            }
+            _ => {
+                if let Some(t) = key_token(shift, k) {
+                    if self.entry.len() < 100 {
+                        self.entry.extend_from_slice(t);
+                    }
+                    self.show_input(hw);
+                }
+            }
+        }
+    }
+
+    fn show_input(&mut self, hw: &mut Hardware) {
+        let ram = hw.mem.ram_mut();
+        let (row, col) = screen::cursor(ram);
+        let codes = crate::os::string_codes(&self.entry);
+        let room = screen::COLS - col;
+        let tail = &codes[codes.len().saturating_sub(room)..];
+        for c in col..screen::COLS {
+            screen::put(ram, row, c, b' ');
+        }
+        screen::write_at(ram, row, col, tail);
+        self.st.dirty = true;
+    }
+
+    /// Runs program statements until the budget, a wait, or the end.
+    fn run_statements(&mut self, hw: &mut Hardware, until: u64) {
+        let from_entry = self.interp.program_name().is_empty();
+        for _ in 0..SLICE {
+            if hw.now >= until || hw.now >= self.next_scan {
+                break;
+            }
+            let status = {
+                let mut os = Self::os(&mut self.st, hw);
+                self.interp.step(&mut os)
+            };
+            self.statements += 1;
+            if self.st.dirty {
+                self.present(hw);
+            }
+            match status {
+                Status::Running => {}
+                Status::Waiting(w) => {
+                    self.begin_wait(hw, w);
+                    break;
+                }
+                Status::Done | Status::Idle => {
+                    self.finished(hw, from_entry);
+                    self.present(hw);
+                    break;
+                }
+                Status::Error(err) => {
+                    self.show_error(err);
+                    self.present(hw);
+                    break;
+                }
+            }
+        }
+    }
+
+    fn begin_wait(&mut self, hw: &mut Hardware, w: Wait) {
+        match w {
+            Wait::Input(items) => {
+                if !self.input_started {
+                    self.input_idx = 0;
+                    self.start_input_item(hw, &items);
+                }
+            }
+            Wait::Get(_) => {
+                if self.get_deadline.is_none() {
+                    self.get_deadline = Some(hw.now + GET_TIMEOUT);
+                }
+            }
+            Wait::Menu { .. } | Wait::Pause | Wait::InputGraph => {}
+        }
+        self.st.dirty = true;
+        self.present(hw);
+    }
+
+    /// A `Get(` with nobody answering ends after the time-out with the variable unchanged
+    /// (see `docs/tibasic.md`). The link protocol plugs in here.
+    fn poll_get(&mut self, hw: &mut Hardware) {
+        if let Some(deadline) = self.get_deadline {
+            if hw.now >= deadline {
+                self.get_deadline = None;
+                self.interp.finish_wait(None);
+            }
+        }
+    }
+
+    fn on_key(&mut self, hw: &mut Hardware) {
+        if self.shell == Shell::Running {
+            // ON breaks a running or waiting program (spec §6.1).
+            self.interp.raise(ErrorKind::Break);
+            if let Status::Error(err) = self.interp.status() {
+                self.show_error(err);
+            }
+            self.get_deadline = None;
+            self.present(hw);
+        }
+    }
+
+    fn handle_key(&mut self, hw: &mut Hardware, k: Key) {
+        match self.shell.clone() {
+            Shell::Home => self.key_home(hw, k),
+            Shell::ProgramMenu { sel } => self.key_program_menu(hw, k, sel),
+            Shell::Error { err, sel } => self.key_error(hw, k, err, sel),
+            Shell::Running => {
+                if let Status::Waiting(w) = self.interp.status() {
+                    self.key_wait(hw, k, w);
+                } else {
+                    // A key pressed while a program runs stays latched for getKey.
+                    let ram = hw.mem.ram_mut();
+                    ram[screen::off(screen::KBD_SCAN_CODE)] = k.scan_code();
+                }
+            }
+        }
+        if self.st.dirty {
+            self.present(hw);
+        }
+    }
+
+    fn tick(&mut self, hw: &mut Hardware) {
+        if self.scanner.scan(hw) {
+            self.on_key(hw);
+        }
+        // Waiting screens and the home screen read keys themselves; a running program leaves
+        // them latched for getKey.
+        let waiting = !matches!(self.interp.status(), Status::Running) || self.shell != Shell::Running;
+        if waiting {
+            if let Some(k) = keys::take_key(hw) {
+                self.handle_key(hw, k);
+            }
+        }
+        if self.shell == Shell::Running {
+            self.indicator = self.indicator.wrapping_add(1);
+            self.st.dirty = true;
+        }
+        self.next_scan = hw.now + SCAN_PERIOD;
+    }
+
+    // ------------------------------------------------------------------ save states
+
+    fn save(&self, w: &mut StateWriter) {
+        w.u8(1); // format version of this firmware's state
+        self.interp.save(w);
+        let s = &self.st;
+        w.u8(match s.shown {
+            Shown::Home => 0,
+            Shown::Graph => 1,
+        });
+        w.bool(s.modes.degrees);
+        w.bool(s.modes.axes);
+        w.bool(s.modes.grid);
+        w.bool(s.modes.labels);
+        w.u8(s.modes.fix.map_or(0xFF, |d| d));
+        w.bool(s.scroll_pending);
+        w.bytes(&self.scanner.down);
+        match self.scanner.held {
+            Some((c, t)) => {
+                w.u8(c);
+                w.u64(t);
+            }
+            None => {
+                w.u8(0);
+                w.u64(0);
+            }
+        }
+        w.bool(self.scanner.on_down);
+        match &self.shell {
+            Shell::Home => w.u8(0),
+            Shell::ProgramMenu { sel } => {
+                w.u8(1);
+                w.u32(*sel as u32);
+            }
+            Shell::Running => w.u8(2),
+            Shell::Error { err, sel } => {
+                w.u8(3);
+                w.bytes(err.kind.to_string().as_bytes());
+                w.bytes(&err.program);
+                w.u32(err.offset);
+                w.u32(*sel as u32);
+            }
+        }
+        w.u8(match self.shift {
+            Shift::None => 0,
+            Shift::Second => 1,
+            Shift::Alpha => 2,
+        });
+        w.bytes(&self.entry);
+        w.bytes(&self.last_entry);
+        w.u32(self.menu_sel as u32);
+        w.u32(self.input_idx as u32);
+        w.bool(self.input_started);
+        w.u64(self.get_deadline.unwrap_or(u64::MAX));
+        w.u64(self.next_scan);
+        w.bytes(&self.pushed);
+        w.bool(self.lcd_ready);
+        w.u8(self.indicator);
+        w.u64(self.statements);
+    }
+
+    fn load(&mut self, data: &[u8]) -> Result<(), StateError> {
+        let mut r = StateReader::new(data);
+        let mut f = BasicFirmware::new();
+        if r.u8()? != 1 {
+            return Err(StateError::Corrupt("unknown TI-BASIC runtime state version"));
+        }
+        f.interp = Interp::load(&mut r)?;
+        f.st.shown = if r.u8()? == 1 { Shown::Graph } else { Shown::Home };
+        f.st.modes.degrees = r.bool()?;
+        f.st.modes.axes = r.bool()?;
+        f.st.modes.grid = r.bool()?;
+        f.st.modes.labels = r.bool()?;
+        f.st.modes.fix = match r.u8()? {
+            0xFF => None,
+            d => Some(d.min(9)),
+        };
+        f.st.scroll_pending = r.bool()?;
+        let down = r.bytes()?;
+        if down.len() != 7 {
+            return Err(StateError::Corrupt("keypad scanner state"));
+        }
+        f.scanner.down.copy_from_slice(down);
+        let (c, t) = (r.u8()?, r.u64()?);
+        f.scanner.held = (c != 0).then_some((c, t));
+        f.scanner.on_down = r.bool()?;
+        f.shell = match r.u8()? {
+            0 => Shell::Home,
+            1 => Shell::ProgramMenu {
+                sel: r.u32()? as usize,
+            },
+            2 => Shell::Running,
+            3 => {
+                let name = String::from_utf8_lossy(r.bytes()?).to_string();
+                let program = r.bytes()?.to_vec();
+                let offset = r.u32()?;
+                let sel = (r.u32()? as usize).min(1);
+                Shell::Error {
+                    err: ProgramError {
+                        kind: ErrorKind::from_text(&name),
+                        program,
+                        offset,
+                    },
+                    sel,
+                }
+            }
+            _ => return Err(StateError::Corrupt("runtime shell state")),
+        };
+        f.shift = match r.u8()? {
+            1 => Shift::Second,
+            2 => Shift::Alpha,
+            _ => Shift::None,
+        };
+        f.entry = r.bytes()?.to_vec();
+        f.last_entry = r.bytes()?.to_vec();
+        f.menu_sel = r.u32()? as usize;
+        f.input_idx = r.u32()? as usize;
+        f.input_started = r.bool()?;
+        f.get_deadline = match r.u64()? {
+            u64::MAX => None,
+            t => Some(t),
+        };
+        f.next_scan = r.u64()?;
+        let pushed = r.bytes()?;
+        if pushed.len() != SCREEN_BYTES {
+            return Err(StateError::Corrupt("runtime LCD mirror"));
+        }
+        f.pushed.copy_from_slice(pushed);
+        f.lcd_ready = r.bool()?;
+        f.indicator = r.u8()?;
+        f.statements = r.u64()?;
+        r.done()?;
+        *self = f;
+        Ok(())
+    }
+}
+
+impl Firmware for BasicFirmware {
+    fn name(&self) -> &'static str {
+        "tibasic"
+    }
+
+    fn power_on(&mut self, hw: &mut Hardware) {
+        *self = BasicFirmware::new();
+        self.init_ram(hw);
+        self.init_lcd(hw);
+        self.next_scan = hw.now + SCAN_PERIOD;
+        self.present(hw);
+    }
+
+    fn run(&mut self, hw: &mut Hardware, until: u64) {
+        hw.halted = false;
+        while hw.now < until {
+            if hw.now >= self.next_scan {
+                self.tick(hw);
+            }
+            let running = self.shell == Shell::Running
+                && matches!(self.interp.status(), Status::Running);
+            if running {
+                self.run_statements(hw, until);
+                continue;
+            }
+            if self.shell == Shell::Running {
+                match self.interp.status() {
+                    Status::Waiting(Wait::Get(_)) => self.poll_get(hw),
+                    Status::Running => continue,
+                    _ => {}
+                }
+                if matches!(self.interp.status(), Status::Running) {
+                    continue;
+                }
+            }
+            // Idle (home screen, menus, Pause): nothing to do until the next key scan. The
+            // OS sits in HALT between timer interrupts here.
+            let next = self.next_scan.min(until);
+            if let Some(d) = self.get_deadline {
+                hw.now = hw.now.max(d.min(next));
+            }
+            if hw.now < next {
+                hw.now = next;
+            }
+        }
+    }
+
+    fn save_state(&self, w: &mut StateWriter) {
+        self.save(w);
+    }
+
+    fn load_state(&mut self, data: &[u8]) -> Result<(), StateError> {
+        self.load(data)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+// ---------------------------------------------------------------------- helpers
+
+/// The programs in the VAT, by name, as the PRGM menu lists them (alphabetical, the OS's
+/// internal `!` and `#` left out).
+pub fn program_names(ram: &[u8]) -> Vec<Vec<u8>> {
+    let mut names: Vec<Vec<u8>> = vat::entries(ram)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|e| e.var_type().is_program() && !e.is_internal())
+        .map(|e| e.name.bytes().to_vec())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Puts variables (programs, lists, pictures...) into the calculator's RAM, as a computer
+/// would send them. Programs already there are replaced.
+pub fn install(ram: &mut [u8], vars: &[Variable]) -> Result<(), vat::VatError> {
+    for v in vars {
+        vat::store(ram, v)?;
+    }
+    Ok(())
+}
+
+/// A program variable from its name and tokens.
+pub fn program_var(name: &str, tokens: Vec<u8>) -> Option<Variable> {
+    Some(Variable {
+        name: VarName::program(name).ok()?,
+        data: VarData::Program(tokens),
+    })
+}
+
+/// Reads list `L1`..`L6` (n = 1..6) out of RAM.
+pub fn read_list(ram: &[u8], n: u8) -> Option<Vec<Real>> {
+    let l = vat::read_list(ram, n).ok()??;
+    Some(
+        l.into_iter()
+            .map(|f| {
+                Real::from_bcd(f.to_bytes()).unwrap_or(Real::ZERO)
+            })
+            .collect(),
+    )
+}
+
+fn menu_number(i: usize) -> Vec<u8> {
+    vec![if i == 9 { b'0' } else { b'1' + i as u8 }]
+}
+
+fn digit_of(k: Key) -> Option<usize> {
+    Some(match k {
+        Key::K0 => 0,
+        Key::K1 => 1,
+        Key::K2 => 2,
+        Key::K3 => 3,
+        Key::K4 => 4,
+        Key::K5 => 5,
+        Key::K6 => 6,
+        Key::K7 => 7,
+        Key::K8 => 8,
+        Key::K9 => 9,
+        _ => return None,
+    })
+}
+
+fn pop_token(entry: &mut Vec<u8>) {
+    // Remove the last whole token (a two-byte token is removed whole).
+    let mut i = 0;
+    let mut last = 0;
+    while i < entry.len() {
+        last = i;
+        i += if is_prefix(entry[i]) { 2 } else { 1 };
+    }
+    entry.truncate(last);
+}
+
+/// The token a key types on the home screen or in `Input`, with 2nd or ALPHA pending.
+fn key_token(shift: Shift, k: Key) -> Option<&'static [u8]> {
+    use Key::*;
+    Some(match shift {
+        Shift::None => match k {
+            K0 => b"0",
+            K1 => b"1",
+            K2 => b"2",
+            K3 => b"3",
+            K4 => b"4",
+            K5 => b"5",
+            K6 => b"6",
+            K7 => b"7",
+            K8 => b"8",
+            K9 => b"9",
+            Dot => &[DECIMAL_POINT],
+            Neg => &[NEGATE],
+            Add => &[PLUS],
+            Sub => &[MINUS],
+            Mul => &[TIMES],
+            Div => &[DIVIDE],
+            Pow => &[POWER],
+            LParen => &[LPAREN],
+            RParen => &[RPAREN],
+            Comma => &[COMMA],
+            Sto => &[STORE],
+            Square => &[SQUARE],
+            Inverse => &[INVERSE],
+            Sin => &[SIN],
+            Cos => &[0xC4],
+            Tan => &[0xC6],
+            Ln => &[LN],
+            Log => &[LOG],
+            XTTheta => b"X",
+            _ => return None,
+        },
+        Shift::Second => match k {
+            Square => &[SQRT],
+            Neg => &[ANS],
+            Pow => &[PI],
+            LParen => &[LBRACE],
+            RParen => &[RBRACE],
+            Mul => &[LBRACKET],
+            Sub => &[RBRACKET],
+            K1 => &[PREFIX_LIST, 0],
+            K2 => &[PREFIX_LIST, 1],
+            K3 => &[PREFIX_LIST, 2],
+            K4 => &[PREFIX_LIST, 3],
+            K5 => &[PREFIX_LIST, 4],
+            K6 => &[PREFIX_LIST, 5],
+            Sin => &[0xC3],
+            Cos => &[0xC5],
+            Tan => &[0xC7],
+            Ln => &[EXP],
+            Log => &[TEN_POW],
+            Comma => &[EXP10],
+            _ => return None,
+        },
+        Shift::Alpha => match k {
+            Math => b"A",
+            Matrx => b"B",
+            Prgm => b"C",
+            Inverse => b"D",
+            Sin => b"E",
+            Cos => b"F",
+            Tan => b"G",
+            Pow => b"H",
+            Square => b"I",
+            Comma => b"J",
+            LParen => b"K",
+            RParen => b"L",
+            Div => b"M",
+            Log => b"N",
+            K7 => b"O",
+            K8 => b"P",
+            K9 => b"Q",
+            Mul => b"R",
+            Ln => b"S",
+            K4 => b"T",
+            K5 => b"U",
+            K6 => b"V",
+            Sub => b"W",
+            Sto => b"X",
+            K1 => b"Y",
+            K2 => b"Z",
+            K3 => &[THETA],
+            K0 => &[SPACE],
+            Add => &[QUOTE],
+            Dot => &[COLON],
+            Neg => &[0xAF],
+            _ => return None,
+        },
+    })
+}
+
+/// `Menu(`: the title in inverse video on the top line, then `1:ITEM` lines with the
+/// selected item's number in inverse video.
+fn draw_menu(title: &Value, items: &[Value], sel: usize, img: &mut [u8; SCREEN_BYTES]) {
+    let (t, _) = value_codes(title, None);
+    font::draw_large_with(img, 0, 0, &t[..t.len().min(16)], true);
+    for (i, item) in items.iter().enumerate().take(7) {
+        let row = (i + 1) * 8;
+        let num = menu_number(i);
+        font::draw_large_with(img, row, 0, &num, i == sel);
+        font::draw_large(img, row, 6, b":");
+        let (codes, _) = value_codes(item, None);
+        font::draw_large(img, row, 12, &codes[..codes.len().min(14)]);
+    }
+}
+
+fn draw_error(err: &ProgramError, sel: usize, img: &mut [u8; SCREEN_BYTES]) {
+    let name = format!("ERR:{}", err.kind.ti_name());
+    let codes = font::encode(&name).unwrap_or_else(|_| name.bytes().collect());
+    font::draw_large(img, 0, 0, &codes[..codes.len().min(16)]);
+    for (i, text) in [b"Goto".as_slice(), b"Quit"].iter().enumerate() {
+        let row = (i + 1) * 8;
+        font::draw_large_with(img, row, 0, &[b'1' + i as u8], i == sel);
+        font::draw_large(img, row, 6, b":");
+        font::draw_large(img, row, 12, text);
+    }
+}
+
+/// The run indicator in the top-right corner: a moving dash while running, a dotted line
+/// while paused (spec §8.4: the OS animates an 8×8 area there).
+fn draw_indicator(img: &mut [u8; SCREEN_BYTES], phase: u8, paused: bool) {
+    let col = 90usize;
+    for row in 0..7usize {
+        let on = if paused {
+            row % 2 == 0
+        } else {
+            (row + 7 - (phase as usize % 7)) % 7 < 4
+        };
+        let i = row * 12 + col / 8;
+        let m = 0x80u8 >> (col % 8);
+        if on {
+            img[i] |= m;
+        } else {
+            img[i] &= !m;
+        }
+    }
+}

@@ -1,0 +1,842 @@
+//! [`Os`]: the calculator as the interpreter sees it. Variables live in the VAT in emulated
+//! RAM (through `tifiles::vat`), the screens in the OS's RAM buffers ([`crate::screen`]), keys
+//! come from the keypad scanner's latch, and every operation charges emulated time.
+
+use ti82_machine::Hardware;
+use tifiles::float::{FloatStyle, TiFloat};
+use tifiles::tokens::{detokenize, Spelling};
+use tifiles::var::{VarData, VarName, VarType, Variable};
+use tifiles::vat;
+
+use crate::ast::Target;
+use crate::eval::{int_arg, Env};
+use crate::font;
+use crate::interp::{Step, Sys};
+use crate::keys;
+use crate::real::Real;
+use crate::screen::{self, Ink};
+use crate::token::*;
+use crate::value::{ErrorKind, Matrix, Value, MAX_DIM, MAX_LIST};
+
+/// T-states charged per unit of evaluation work (see `docs/tibasic.md`, cost model).
+pub const UNIT_T: u64 = 600;
+/// T-states per graph-buffer pixel drawn by a line, circle or point command.
+pub const PIXEL_T: u64 = 90;
+/// T-states per small-font glyph drawn by `Text(`.
+pub const GLYPH_T: u64 = 1500;
+/// T-states to clear or copy a whole 768-byte screen buffer.
+pub const BUFFER_T: u64 = 768 * 30;
+
+/// Window variables kept in RAM at their OS addresses (spec §7.2, §3.8): token second
+/// byte → address.
+const WINDOW_RAM: [(u8, u16); 8] = [
+    (0x0A, 0x8691), // Xmin
+    (0x0B, 0x869A), // Xmax
+    (0x02, 0x86A3), // Xscl
+    (0x0C, 0x86AC), // Ymin
+    (0x0D, 0x86B5), // Ymax
+    (0x03, 0x86BE), // Yscl
+    (0x26, 0x874E), // ΔX
+    (0x27, 0x8757), // ΔY
+];
+
+/// The random generator's seeds (spec §7.2).
+const SEED1: u16 = 0x8BB8;
+const SEED2: u16 = 0x8BC1;
+
+/// Which screen the glass shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Shown {
+    #[default]
+    Home,
+    Graph,
+}
+
+/// Graph format and mode settings the OS keeps in its flag bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Modes {
+    pub degrees: bool,
+    pub axes: bool,
+    pub grid: bool,
+    pub labels: bool,
+    /// `Fix n` (None = Float).
+    pub fix: Option<u8>,
+}
+
+impl Default for Modes {
+    fn default() -> Self {
+        Modes {
+            degrees: false,
+            axes: true,
+            grid: false,
+            labels: false,
+            fix: None,
+        }
+    }
+}
+
+/// Runtime state that is not in RAM (saved in the firmware's part of a save state).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OsState {
+    pub shown: Shown,
+    pub modes: Modes,
+    /// The next `Disp` must scroll first (the last write filled row 8).
+    pub scroll_pending: bool,
+    /// The screen changed since it was last pushed to the LCD.
+    pub dirty: bool,
+}
+
+/// The calculator during one interpreter step.
+pub struct Os<'a> {
+    pub hw: &'a mut Hardware,
+    pub st: &'a mut OsState,
+}
+
+fn vat_err(e: vat::VatError) -> ErrorKind {
+    match e {
+        vat::VatError::NoMemory { .. } => ErrorKind::Memory,
+        _ => ErrorKind::Memory,
+    }
+}
+
+fn tf(r: Real) -> TiFloat {
+    TiFloat::from_bytes(r.to_bcd())
+}
+
+fn real_of(f: TiFloat) -> Real {
+    Real::from_bcd(f.to_bytes()).unwrap_or(Real::ZERO)
+}
+
+/// A number as the calculator shows it, in display character codes.
+pub fn number_codes(r: Real, fix: Option<u8>) -> Vec<u8> {
+    let r = match fix {
+        Some(d) => r.round(d),
+        None => r,
+    };
+    let text = tf(r).format(FloatStyle::CALC);
+    font::encode(&text).unwrap_or_else(|_| text.bytes().collect())
+}
+
+/// The display characters of a string literal's tokens.
+pub fn string_codes(tokens: &[u8]) -> Vec<u8> {
+    let text = detokenize(tokens, Spelling::Display);
+    font::encode(&text).unwrap_or_else(|_| text.bytes().filter(|b| b.is_ascii()).collect())
+}
+
+/// A value as one line of display characters, and whether it is right-aligned.
+pub fn value_codes(v: &Value, fix: Option<u8>) -> (Vec<u8>, bool) {
+    match v {
+        Value::Str(s) => (string_codes(s), false),
+        Value::Real(r) => (number_codes(*r, fix), true),
+        Value::List(l) => {
+            let mut out = vec![b'{'];
+            for (i, x) in l.iter().enumerate() {
+                if i > 0 {
+                    out.push(b' ');
+                }
+                out.extend(number_codes(*x, fix));
+            }
+            out.push(b'}');
+            (out, true)
+        }
+        Value::Matrix(m) => {
+            let mut out = vec![font::code_for('[').unwrap_or(b'[')];
+            for r in 0..m.rows.min(1) {
+                out.push(font::code_for('[').unwrap_or(b'['));
+                for c in 0..m.cols {
+                    if c > 0 {
+                        out.push(b' ');
+                    }
+                    out.extend(number_codes(m.data[r * m.cols + c], fix));
+                }
+                out.push(b']');
+            }
+            (out, false)
+        }
+    }
+}
+
+impl<'a> Os<'a> {
+    pub fn ram(&self) -> &[u8] {
+        self.hw.mem.ram()
+    }
+
+    pub fn ram_mut(&mut self) -> &mut [u8] {
+        self.hw.mem.ram_mut()
+    }
+
+    pub fn charge_t(&mut self, t: u64) {
+        self.hw.now += t;
+    }
+
+    fn find(&self, ty: VarType, name: &VarName) -> Result<Option<vat::VatEntry>, ErrorKind> {
+        vat::find(self.ram(), ty, name).map_err(vat_err)
+    }
+
+    fn store_var(&mut self, name: VarName, data: VarData) -> Result<(), ErrorKind> {
+        self.charge_t(UNIT_T * 4);
+        vat::store(self.ram_mut(), &Variable { name, data })
+            .map(|_| ())
+            .map_err(vat_err)
+    }
+
+    fn read_real_at(&self, addr: u16) -> Real {
+        let i = screen::off(addr);
+        let mut b = [0u8; 9];
+        b.copy_from_slice(&self.ram()[i..i + 9]);
+        Real::from_bcd(b).unwrap_or(Real::ZERO)
+    }
+
+    fn write_real_at(&mut self, addr: u16, r: Real) {
+        let i = screen::off(addr);
+        self.ram_mut()[i..i + 9].copy_from_slice(&r.to_bcd());
+    }
+
+    fn list_name(k: u8) -> VarName {
+        VarName::from_bytes(&[PREFIX_LIST, k])
+    }
+
+    fn matrix_name(k: u8) -> VarName {
+        VarName::from_bytes(&[PREFIX_MATRIX, k])
+    }
+
+    fn set_list(&mut self, k: u8, l: Vec<Real>) -> Result<(), ErrorKind> {
+        if l.len() > MAX_LIST {
+            return Err(ErrorKind::InvalidDim);
+        }
+        let data = VarData::List(l.into_iter().map(tf).collect());
+        self.store_var(Self::list_name(k), data)
+    }
+
+    fn set_matrix(&mut self, k: u8, m: Matrix) -> Result<(), ErrorKind> {
+        let data = VarData::Matrix(tifiles::var::Matrix {
+            rows: m.rows as u8,
+            cols: m.cols as u8,
+            data: m.data.into_iter().map(tf).collect(),
+        });
+        self.store_var(Self::matrix_name(k), data)
+    }
+
+    pub fn window_addr(k: u8) -> Option<u16> {
+        WINDOW_RAM.iter().find(|(t, _)| *t == k).map(|(_, a)| *a)
+    }
+
+    /// Window variable by token second byte.
+    pub fn window_get(&self, k: u8) -> Real {
+        Self::window_addr(k).map_or(Real::ZERO, |a| self.read_real_at(a))
+    }
+
+    fn window_set(&mut self, k: u8, v: Real) -> Result<(), ErrorKind> {
+        let Some(addr) = Self::window_addr(k) else {
+            return Err(ErrorKind::Unsupported(format!(
+                "window variable {}",
+                detokenize(&[PREFIX_WINDOW, k], Spelling::Display)
+            )));
+        };
+        if matches!(k, 0x26 | 0x27) {
+            // ΔX/ΔY are computed from the window (spec §6.2).
+            return Err(ErrorKind::Syntax);
+        }
+        self.write_real_at(addr, v);
+        self.update_deltas()
+    }
+
+    fn update_deltas(&mut self) -> Result<(), ErrorKind> {
+        let (xmin, xmax) = (self.window_get(0x0A), self.window_get(0x0B));
+        let (ymin, ymax) = (self.window_get(0x0C), self.window_get(0x0D));
+        let m = crate::eval::math;
+        let dx = xmax.sub(xmin).and_then(|d| d.div(Real::from_i64(94))).map_err(m)?;
+        let dy = ymax.sub(ymin).and_then(|d| d.div(Real::from_i64(62))).map_err(m)?;
+        self.write_real_at(0x874E, dx);
+        self.write_real_at(0x8757, dy);
+        Ok(())
+    }
+
+    /// ZStandard: the power-on window.
+    pub fn zstandard(&mut self) {
+        for (k, v) in [(0x0A, -10), (0x0B, 10), (0x02, 1), (0x0C, -10), (0x0D, 10), (0x03, 1)] {
+            if let Some(a) = Self::window_addr(k) {
+                self.write_real_at(a, Real::from_i64(v));
+            }
+        }
+        let _ = self.update_deltas();
+    }
+
+    /// Window coordinates → (row, col) pixel.
+    fn to_pixel(&self, x: Real, y: Real) -> (i64, i64) {
+        let xmin = self.window_get(0x0A).to_f64();
+        let ymax = self.window_get(0x0D).to_f64();
+        let dx = self.window_get(0x26).to_f64();
+        let dy = self.window_get(0x27).to_f64();
+        let col = if dx != 0.0 {
+            ((x.to_f64() - xmin) / dx).round()
+        } else {
+            0.0
+        };
+        let row = if dy != 0.0 {
+            ((ymax - y.to_f64()) / dy).round()
+        } else {
+            0.0
+        };
+        (
+            row.clamp(-1e6, 1e6) as i64,
+            col.clamp(-1e6, 1e6) as i64,
+        )
+    }
+
+    /// Shows the graph screen (drawing commands do).
+    fn show_graph(&mut self) {
+        self.st.shown = Shown::Graph;
+        self.st.dirty = true;
+    }
+
+    fn show_home(&mut self) {
+        self.st.shown = Shown::Home;
+        self.st.dirty = true;
+    }
+
+    /// ClrDraw: clears the drawing and redraws the axes (if on), as the OS redraws the graph.
+    pub fn clear_draw(&mut self) {
+        self.charge_t(BUFFER_T);
+        screen::plot_mut(self.ram_mut()).fill(0);
+        if self.st.modes.axes {
+            let (r0, c0) = self.to_pixel(Real::ZERO, Real::ZERO);
+            let buf = screen::plot_mut(self.hw.mem.ram_mut());
+            if (0..screen::GRAPH_ROWS).contains(&r0) {
+                screen::line(buf, (r0, 0), (r0, screen::GRAPH_COLS - 1), Ink::On);
+            }
+            if (0..screen::GRAPH_COLS).contains(&c0) {
+                screen::line(buf, (0, c0), (screen::GRAPH_ROWS - 1, c0), Ink::On);
+            }
+        }
+        self.show_graph();
+    }
+
+    /// Writes a line of text on the home screen at the cursor row (`Disp` semantics).
+    pub fn home_line(&mut self, codes: &[u8], right: bool) {
+        self.show_home();
+        let ram = self.hw.mem.ram_mut();
+        let (mut row, _) = screen::cursor(ram);
+        if self.st.scroll_pending {
+            screen::scroll(ram);
+            row = screen::ROWS - 1;
+            self.st.scroll_pending = false;
+        }
+        let line = screen::fit_line(codes, right);
+        screen::clear_row(ram, row);
+        let col = if right { screen::COLS - line.len() } else { 0 };
+        screen::write_at(ram, row, col, &line);
+        if row + 1 >= screen::ROWS {
+            self.st.scroll_pending = true;
+            screen::set_cursor(ram, screen::ROWS - 1, 0);
+        } else {
+            screen::set_cursor(ram, row + 1, 0);
+        }
+        self.charge_t(UNIT_T * 2 + 400 * line.len() as u64);
+    }
+
+    fn pic_number(v: &Value) -> Result<u8, ErrorKind> {
+        Ok(int_arg(v.real()?, 1, 6)? as u8)
+    }
+
+    fn reals(args: &[Value]) -> Result<Vec<Real>, ErrorKind> {
+        args.iter().map(|v| v.real()).collect()
+    }
+
+    fn text_codes(&self, v: &Value) -> Vec<u8> {
+        value_codes(v, self.st.modes.fix).0
+    }
+}
+
+impl Env for Os<'_> {
+    fn real(&mut self, var: u8) -> Result<Real, ErrorKind> {
+        let name = VarName::from_bytes(&[var]);
+        // A real that was never stored reads as 0, as on the calculator.
+        match self.find(VarType::Real, &name)? {
+            Some(e) => Ok(self.read_real_at(e.data_addr)),
+            None => Ok(Real::ZERO),
+        }
+    }
+
+    fn set_real(&mut self, var: u8, v: Real) -> Result<(), ErrorKind> {
+        let name = VarName::from_bytes(&[var]);
+        match self.find(VarType::Real, &name)? {
+            Some(e) => {
+                self.charge_t(UNIT_T);
+                self.write_real_at(e.data_addr, v);
+                Ok(())
+            }
+            None => self.store_var(name, VarData::Real(tf(v))),
+        }
+    }
+
+    fn ans(&mut self) -> Result<Value, ErrorKind> {
+        let name = VarName::from_bytes(&[ANS]);
+        let ram = self.ram();
+        for ty in [VarType::Real, VarType::List, VarType::Matrix] {
+            if let Some(var) = vat::read(ram, ty, &name).map_err(vat_err)? {
+                return Ok(match var.data {
+                    VarData::Real(f) => Value::Real(real_of(f)),
+                    VarData::List(l) => Value::List(l.into_iter().map(real_of).collect()),
+                    VarData::Matrix(m) => Value::Matrix(Matrix {
+                        rows: m.rows as usize,
+                        cols: m.cols as usize,
+                        data: m.data.into_iter().map(real_of).collect(),
+                    }),
+                    _ => Value::Real(Real::ZERO),
+                });
+            }
+        }
+        Ok(Value::Real(Real::ZERO))
+    }
+
+    fn list(&mut self, k: u8) -> Result<Vec<Real>, ErrorKind> {
+        self.charge_t(UNIT_T);
+        match vat::read_list(self.ram(), k + 1).map_err(vat_err)? {
+            Some(l) => Ok(l.into_iter().map(real_of).collect()),
+            None => Err(ErrorKind::Undefined),
+        }
+    }
+
+    fn list_elem(&mut self, k: u8, i: usize) -> Result<Real, ErrorKind> {
+        let e = self
+            .find(VarType::List, &Self::list_name(k))?
+            .ok_or(ErrorKind::Undefined)?;
+        let n = usize::from(vat::word(self.ram(), e.data_addr));
+        if i == 0 || i > n {
+            return Err(ErrorKind::InvalidDim);
+        }
+        Ok(self.read_real_at(e.data_addr + 2 + 9 * (i as u16 - 1)))
+    }
+
+    fn matrix(&mut self, k: u8) -> Result<Matrix, ErrorKind> {
+        match vat::read(self.ram(), VarType::Matrix, &Self::matrix_name(k)).map_err(vat_err)? {
+            Some(Variable {
+                data: VarData::Matrix(m),
+                ..
+            }) => Ok(Matrix {
+                rows: m.rows as usize,
+                cols: m.cols as usize,
+                data: m.data.into_iter().map(real_of).collect(),
+            }),
+            _ => Err(ErrorKind::Undefined),
+        }
+    }
+
+    fn window(&mut self, k: u8) -> Result<Real, ErrorKind> {
+        match Self::window_addr(k) {
+            Some(a) => Ok(self.read_real_at(a)),
+            None => Err(ErrorKind::Unsupported(format!(
+                "window variable {}",
+                detokenize(&[PREFIX_WINDOW, k], Spelling::Display)
+            ))),
+        }
+    }
+
+    fn get_key(&mut self) -> u8 {
+        self.charge_t(UNIT_T);
+        keys::take_key(self.hw).map_or(0, keys::getkey_code)
+    }
+
+    fn rand(&mut self) -> Real {
+        // L'Ecuyer's combined generator, the TI-8x family's `rand` (seeds at 8BB8h/8BC1h).
+        const M1: i64 = 2_147_483_563;
+        const M2: i64 = 2_147_483_399;
+        let s1 = self.read_real_at(SEED1).to_i64_exact().unwrap_or(12345);
+        let s2 = self.read_real_at(SEED2).to_i64_exact().unwrap_or(67890);
+        let s1 = if (1..M1).contains(&s1) { s1 } else { 12345 };
+        let s2 = if (1..M2).contains(&s2) { s2 } else { 67890 };
+        let s1 = (40014 * s1) % M1;
+        let s2 = (40692 * s2) % M2;
+        self.write_real_at(SEED1, Real::from_i64(s1));
+        self.write_real_at(SEED2, Real::from_i64(s2));
+        let mut z = s1 - s2;
+        if z < 1 {
+            z += M1 - 1;
+        }
+        self.charge_t(UNIT_T * 20);
+        Real::from_f64(z as f64 * 4.656613e-10).unwrap_or(Real::ZERO)
+    }
+
+    fn pixel(&mut self, row: i64, col: i64) -> Result<bool, ErrorKind> {
+        Ok(screen::pixel_test(screen::plot(self.ram()), row, col))
+    }
+
+    fn degrees(&self) -> bool {
+        self.st.modes.degrees
+    }
+
+    fn charge(&mut self, units: u32) {
+        self.hw.now += UNIT_T * u64::from(units);
+    }
+}
+
+impl Sys for Os<'_> {
+    fn store(&mut self, target: &Target, v: Value) -> Result<(), ErrorKind> {
+        match target {
+            Target::Var(x) => self.set_real(*x, v.real()?),
+            Target::List(k) => match v {
+                Value::List(l) => self.set_list(*k, l),
+                _ => Err(ErrorKind::DataType),
+            },
+            Target::ListElem(k, i) => {
+                let x = v.real()?;
+                let i = crate::eval::eval(self, i)?.real()?;
+                let i = int_arg(i, 1, MAX_LIST as i64).map_err(|_| ErrorKind::InvalidDim)? as usize;
+                let entry = self.find(VarType::List, &Self::list_name(*k))?;
+                let n = entry.map_or(0, |e| usize::from(vat::word(self.ram(), e.data_addr)));
+                match entry {
+                    Some(e) if i <= n => {
+                        self.charge_t(UNIT_T);
+                        self.write_real_at(e.data_addr + 2 + 9 * (i as u16 - 1), x);
+                        Ok(())
+                    }
+                    // One past the end extends the list (spec §6.3).
+                    _ if i == n + 1 => {
+                        let mut l = if n > 0 { self.list(*k)? } else { Vec::new() };
+                        l.push(x);
+                        self.set_list(*k, l)
+                    }
+                    _ => Err(ErrorKind::InvalidDim),
+                }
+            }
+            Target::ListDim(k) => {
+                let n = int_arg(v.real()?, 1, MAX_LIST as i64).map_err(|_| ErrorKind::InvalidDim)?;
+                let mut l = self.list(*k).unwrap_or_default();
+                l.resize(n as usize, Real::ZERO);
+                self.set_list(*k, l)
+            }
+            Target::Matrix(k) => match v {
+                Value::Matrix(m) => self.set_matrix(*k, m),
+                _ => Err(ErrorKind::DataType),
+            },
+            Target::MatElem(k, r, c) => {
+                let x = v.real()?;
+                let r = crate::eval::eval(self, r)?.real()?;
+                let c = crate::eval::eval(self, c)?.real()?;
+                let mut m = self.matrix(*k)?;
+                let r = int_arg(r, 1, m.rows as i64).map_err(|_| ErrorKind::InvalidDim)? as usize;
+                let c = int_arg(c, 1, m.cols as i64).map_err(|_| ErrorKind::InvalidDim)? as usize;
+                m.data[(r - 1) * m.cols + c - 1] = x;
+                self.set_matrix(*k, m)
+            }
+            Target::MatDim(k) => match v {
+                Value::List(d) if d.len() == 2 => {
+                    let r = int_arg(d[0], 1, MAX_DIM as i64).map_err(|_| ErrorKind::InvalidDim)?;
+                    let c = int_arg(d[1], 1, MAX_DIM as i64).map_err(|_| ErrorKind::InvalidDim)?;
+                    let (r, c) = (r as usize, c as usize);
+                    let old = self.matrix(*k).ok();
+                    let mut data = vec![Real::ZERO; r * c];
+                    if let Some(o) = old {
+                        for i in 0..r.min(o.rows) {
+                            for j in 0..c.min(o.cols) {
+                                data[i * c + j] = o.data[i * o.cols + j];
+                            }
+                        }
+                    }
+                    self.set_matrix(
+                        *k,
+                        Matrix {
+                            rows: r,
+                            cols: c,
+                            data,
+                        },
+                    )
+                }
+                _ => Err(ErrorKind::DataType),
+            },
+            Target::Window(k) => self.window_set(*k, v.real()?),
+        }
+    }
+
+    fn set_ans(&mut self, v: Value) -> Result<(), ErrorKind> {
+        let name = VarName::from_bytes(&[ANS]);
+        let data = match v {
+            Value::Real(r) => VarData::Real(tf(r)),
+            Value::List(l) if !l.is_empty() => VarData::List(l.into_iter().map(tf).collect()),
+            Value::Matrix(m) => VarData::Matrix(tifiles::var::Matrix {
+                rows: m.rows as u8,
+                cols: m.cols as u8,
+                data: m.data.into_iter().map(tf).collect(),
+            }),
+            _ => return Ok(()),
+        };
+        // Ans changes type freely: drop an Ans of another type first.
+        let ty = data.var_type();
+        for other in [VarType::Real, VarType::List, VarType::Matrix] {
+            if other != ty {
+                vat::delete(self.ram_mut(), other, &name).map_err(vat_err)?;
+            }
+        }
+        if let (VarData::Real(f), Some(e)) = (&data, self.find(VarType::Real, &name)?) {
+            let i = screen::off(e.data_addr);
+            self.ram_mut()[i..i + 9].copy_from_slice(&f.to_bytes());
+            return Ok(());
+        }
+        self.store_var(name, data)
+    }
+
+    fn program(&mut self, name: &[u8]) -> Result<Vec<u8>, ErrorKind> {
+        let n = VarName::from_bytes(name);
+        for ty in [VarType::Program, VarType::ProtectedProgram] {
+            if let Some(var) = vat::read(self.ram(), ty, &n).map_err(vat_err)? {
+                if let VarData::Program(b) | VarData::ProtectedProgram(b) = var.data {
+                    return Ok(b);
+                }
+            }
+        }
+        Err(ErrorKind::Undefined)
+    }
+
+    fn clr_home(&mut self) {
+        screen::clear_home(self.ram_mut());
+        self.st.scroll_pending = false;
+        self.charge_t(BUFFER_T);
+        self.show_home();
+    }
+
+    fn disp(&mut self, v: &Value) -> Result<(), ErrorKind> {
+        let (codes, right) = value_codes(v, self.st.modes.fix);
+        self.home_line(&codes, right);
+        Ok(())
+    }
+
+    fn output(&mut self, row: i64, col: i64, v: &Value) -> Result<(), ErrorKind> {
+        let codes = self.text_codes(v);
+        let ram = self.hw.mem.ram_mut();
+        let (r, c) = screen::write_at(ram, row as usize - 1, col as usize - 1, &codes);
+        screen::set_cursor(ram, r, c);
+        self.charge_t(UNIT_T + 400 * codes.len() as u64);
+        self.show_home();
+        Ok(())
+    }
+
+    fn command(&mut self, tok: u8, tok2: u8, args: Vec<Value>) -> Result<Step, ErrorKind> {
+        let argc = args.len();
+        let unsupported = || {
+            let bytes: &[u8] = if is_prefix(tok) { &[tok, tok2] } else { &[tok] };
+            ErrorKind::Unsupported(detokenize(bytes, Spelling::Display).trim().to_string())
+        };
+        match (tok, argc) {
+            (CLR_DRAW, 0) => self.clear_draw(),
+            (DISP_GRAPH, 0) => {
+                self.show_graph();
+            }
+            (DISP, 0) => self.show_home(),
+            (TEXT, n) if n >= 3 => {
+                let r = int_arg(args[0].real()?, 0, 57)?;
+                let c = int_arg(args[1].real()?, 0, 94)?;
+                let mut codes = Vec::new();
+                for v in &args[2..] {
+                    codes.extend(self.text_codes(v));
+                }
+                self.charge_t(UNIT_T * 4 + GLYPH_T * codes.len() as u64);
+                let end = screen::text(screen::plot_mut(self.hw.mem.ram_mut()), r, c, &codes);
+                let ram = self.ram_mut();
+                ram[screen::off(screen::PEN_ROW)] = r as u8;
+                ram[screen::off(screen::PEN_COL)] = end.clamp(0, 255) as u8;
+                self.show_graph();
+            }
+            (PXL_ON | PXL_OFF | PXL_CHANGE, 2) => {
+                let r = int_arg(args[0].real()?, 0, 62)?;
+                let c = int_arg(args[1].real()?, 0, 94)?;
+                let ink = match tok {
+                    PXL_ON => Ink::On,
+                    PXL_OFF => Ink::Off,
+                    _ => Ink::Change,
+                };
+                screen::pixel(screen::plot_mut(self.hw.mem.ram_mut()), r, c, ink);
+                self.charge_t(UNIT_T * 2);
+                self.show_graph();
+            }
+            (PT_ON | PT_OFF | PT_CHANGE, 2) => {
+                let v = Self::reals(&args)?;
+                let (r, c) = self.to_pixel(v[0], v[1]);
+                let ink = match tok {
+                    PT_ON => Ink::On,
+                    PT_OFF => Ink::Off,
+                    _ => Ink::Change,
+                };
+                screen::pixel(screen::plot_mut(self.hw.mem.ram_mut()), r, c, ink);
+                self.charge_t(UNIT_T * 4);
+                self.show_graph();
+            }
+            (LINE, 4 | 5) => {
+                let v = Self::reals(&args[..4])?;
+                let ink = if argc == 5 && args[4].real()?.is_zero() {
+                    Ink::Off
+                } else {
+                    Ink::On
+                };
+                let a = self.to_pixel(v[0], v[1]);
+                let b = self.to_pixel(v[2], v[3]);
+                let n = screen::line(screen::plot_mut(self.hw.mem.ram_mut()), a, b, ink);
+                self.charge_t(UNIT_T * 6 + PIXEL_T * u64::from(n));
+                self.show_graph();
+            }
+            (HORIZONTAL, 1) => {
+                let y = args[0].real()?;
+                let (r, _) = self.to_pixel(Real::ZERO, y);
+                let buf = screen::plot_mut(self.hw.mem.ram_mut());
+                screen::line(buf, (r, 0), (r, screen::GRAPH_COLS - 1), Ink::On);
+                self.charge_t(UNIT_T * 4 + PIXEL_T * 95);
+                self.show_graph();
+            }
+            (VERTICAL, 1) => {
+                let x = args[0].real()?;
+                let (_, c) = self.to_pixel(x, Real::ZERO);
+                let buf = screen::plot_mut(self.hw.mem.ram_mut());
+                screen::line(buf, (0, c), (screen::GRAPH_ROWS - 1, c), Ink::On);
+                self.charge_t(UNIT_T * 4 + PIXEL_T * 63);
+                self.show_graph();
+            }
+            (CIRCLE, 3) => {
+                let v = Self::reals(&args)?;
+                let (r, c) = self.to_pixel(v[0], v[1]);
+                let dx = self.window_get(0x26).to_f64().abs();
+                let dy = self.window_get(0x27).to_f64().abs();
+                let rad = v[2].to_f64().abs();
+                let rx = if dx > 0.0 { (rad / dx).round() } else { 0.0 };
+                let ry = if dy > 0.0 { (rad / dy).round() } else { 0.0 };
+                let n = screen::ellipse(
+                    screen::plot_mut(self.hw.mem.ram_mut()),
+                    r,
+                    c,
+                    rx.min(4000.0) as i64,
+                    ry.min(4000.0) as i64,
+                );
+                self.charge_t(UNIT_T * 10 + PIXEL_T * 4 * u64::from(n));
+                self.show_graph();
+            }
+            (STORE_PIC, 1) => {
+                let n = Self::pic_number(&args[0])?;
+                let pic = screen::plot(self.ram())[..tifiles::var::PICTURE_SIZE].to_vec();
+                self.charge_t(BUFFER_T);
+                self.store_var(
+                    VarName::from_bytes(&[PREFIX_PIC, n - 1]),
+                    VarData::Picture(pic),
+                )?;
+            }
+            (RECALL_PIC, 1) => {
+                let n = Self::pic_number(&args[0])?;
+                let name = VarName::from_bytes(&[PREFIX_PIC, n - 1]);
+                let pic = match vat::read(self.ram(), VarType::Picture, &name).map_err(vat_err)? {
+                    Some(Variable {
+                        data: VarData::Picture(p),
+                        ..
+                    }) => p,
+                    _ => return Err(ErrorKind::Undefined),
+                };
+                let buf = screen::plot_mut(self.hw.mem.ram_mut());
+                for (d, s) in buf.iter_mut().zip(pic.iter()) {
+                    *d |= *s;
+                }
+                self.charge_t(BUFFER_T);
+                self.show_graph();
+            }
+            (STORE_GDB, 1) => {
+                let n = Self::pic_number(&args[0])?;
+                let gdb = self.current_gdb();
+                self.store_var(VarName::from_bytes(&[PREFIX_GDB, n - 1]), VarData::Gdb(gdb))?;
+            }
+            (RECALL_GDB, 1) => {
+                let n = Self::pic_number(&args[0])?;
+                let name = VarName::from_bytes(&[PREFIX_GDB, n - 1]);
+                match vat::read(self.ram(), VarType::Gdb, &name).map_err(vat_err)? {
+                    Some(Variable {
+                        data: VarData::Gdb(g),
+                        ..
+                    }) => self.apply_gdb(&g)?,
+                    _ => return Err(ErrorKind::Undefined),
+                }
+            }
+            (PREFIX_FORMAT, 0) => match tok2 {
+                FORMAT_AXES_ON => self.st.modes.axes = true,
+                FORMAT_AXES_OFF => self.st.modes.axes = false,
+                FORMAT_GRID_ON => self.st.modes.grid = true,
+                FORMAT_GRID_OFF => self.st.modes.grid = false,
+                FORMAT_LABEL_ON => self.st.modes.labels = true,
+                FORMAT_LABEL_OFF => self.st.modes.labels = false,
+                // Connected/Dot, Sequential/Simul, RectGC/PolarGC, CoordOn/Off: only affect
+                // function graphing, which this runtime does not draw.
+                0x00..=0x07 => {}
+                _ => return Err(unsupported()),
+            },
+            (FN_ON | FN_OFF, _) => {
+                // Select or deselect Y-variables: recorded in the VAT's selected bits.
+                let on = tok == FN_ON;
+                let all: Vec<u8> = if args.is_empty() {
+                    (0..10).collect()
+                } else {
+                    let mut v = Vec::new();
+                    for a in &args {
+                        let n = int_arg(a.real()?, 0, 9)? as u8;
+                        v.push(if n == 0 { 9 } else { n - 1 });
+                    }
+                    v
+                };
+                for k in all {
+                    let name = VarName::from_bytes(&[PREFIX_EQUATION, 0x10 + k]);
+                    vat::set_selected(self.ram_mut(), &name, on).map_err(vat_err)?;
+                }
+            }
+            (RADIAN, 0) => self.st.modes.degrees = false,
+            (DEGREE, 0) => self.st.modes.degrees = true,
+            (FLOAT, 0) => self.st.modes.fix = None,
+            (FIX, 1) => self.st.modes.fix = Some(int_arg(args[0].real()?, 0, 9)? as u8),
+            (NORMAL | FUNC, 0) => {}
+            (ZSTANDARD, 0) => {
+                self.zstandard();
+            }
+            _ => return Err(unsupported()),
+        }
+        Ok(Step::Continue)
+    }
+}
+
+impl Os<'_> {
+    /// The graph settings as a GDB (function mode, format bits, window; no equations).
+    pub fn current_gdb(&self) -> tifiles::var::Gdb {
+        let m = &self.st.modes;
+        let mut format = 0u8;
+        if m.grid {
+            format |= 0x04;
+        }
+        if !m.axes {
+            format |= 0x20;
+        }
+        if m.labels {
+            format |= 0x40;
+        }
+        let reals = [0x0A, 0x0B, 0x02, 0x0C, 0x0D, 0x03]
+            .iter()
+            .map(|&k| tf(self.window_get(k)))
+            .collect();
+        let equations = (0..10)
+            .map(|_| tifiles::var::GdbEquation {
+                flags: 0x03,
+                tokens: Vec::new(),
+            })
+            .collect();
+        tifiles::var::Gdb {
+            mode: 0x10,
+            format,
+            seq_mode: 0,
+            reals,
+            equations,
+            extra: Vec::new(),
+        }
+    }
+
+    fn apply_gdb(&mut self, g: &tifiles::var::Gdb) -> Result<(), ErrorKind> {
+        self.st.modes.grid = g.format & 0x04 != 0;
+        self.st.modes.axes = g.format & 0x20 == 0;
+        self.st.modes.labels = g.format & 0x40 != 0;
+        for (k, f) in [0x0A, 0x0B, 0x02, 0x0C, 0x0D, 0x03].iter().zip(g.reals.iter()) {
+            if let Some(a) = Self::window_addr(*k) {
+                self.write_real_at(a, real_of(*f));
+            }
+        }
+        self.update_deltas()
+    }
+}
