@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 mod asm;
 mod bench;
+mod bench_basic;
 mod bench_machine;
 mod cpm;
 mod fuse;
@@ -33,6 +34,8 @@ enum Command {
     Cpm { file: PathBuf },
     /// Benchmark the core against the published `z80` crate on one fixed workload.
     BenchZ80,
+    /// Benchmark the built-in TI-BASIC runtime against real-TI-82 time.
+    BenchBasic,
     /// Benchmark the whole TI-82 machine against the bare core on the same workload.
     BenchMachine,
     /// Reassemble the project's Z80 test and benchmark programs (needs z80asm).
@@ -51,6 +54,7 @@ fn main() -> Result<()> {
         Command::Cpm { file } => cpm::run(&file),
         Command::BenchZ80 => bench::run(),
         Command::BenchMachine => bench_machine::run(),
+        Command::BenchBasic => bench_basic::run(),
         Command::TestRoms { check } => asm::run(check),
     }
 }

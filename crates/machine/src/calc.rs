@@ -66,7 +66,7 @@ impl Firmware for RomFirmware {
     fn power_on(&mut self, hw: &mut Hardware) {
         hw.mem.load_rom(self.rom.bytes());
         self.cpu = Cpu::new();
-        // §3.3 [E]: registers FFFFh (done by Cpu::new), I = FFh? We keep the core's I = 0:
+        // §3.3 [E]/[U]: the core's power-on registers (pairs FFFFh, I = 0; TilEm has I = FFh);
         // the ROM sets up everything it uses.
         self.cpu.t = hw.now;
     }

@@ -468,6 +468,29 @@ mod tests {
     }
 
     #[test]
+    fn on_edges_while_disabled_are_lost_and_timer_ticks_too() {
+        let mut hw = Hardware::new(Config::default());
+        hw.write_port(3, 0x08, 0); // ON and timer disabled
+        hw.set_on(true, 10);
+        hw.set_on(false, 20);
+        hw.write_port(3, 0x0B, 30);
+        assert_eq!(hw.read_port(3, 40) & 3, 0);
+        assert!(!hw.irq_line(40));
+        hw.set_on(true, 50);
+        assert_eq!(hw.read_port(3, 60), 0x01); // pending, held (bit 3 = 0)
+        hw.write_port(3, 0x0A, 70); // acknowledge ON
+        assert!(!hw.irq_line(80));
+        // Timer: disabled over several periods, nothing latched; enabled, the next tick latches.
+        hw.write_port(3, 0x08, 100);
+        let p = hw.irq.period();
+        assert!(!hw.irq_line(5 * p));
+        hw.write_port(3, 0x0A, 5 * p);
+        assert!(hw.next_irq_event() > 5 * p);
+        assert!(hw.irq_line(7 * p));
+        assert_eq!(hw.read_port(3, 7 * p) & 2, 2);
+    }
+
+    #[test]
     fn classic_link_readback() {
         let mut hw = Hardware::new(Config::default());
         hw.write_port(0, 0xC0, 0);

@@ -22,7 +22,6 @@ pub(crate) const EXACT: u8 = u8::MAX;
 /// first, the last goes to the end of every line.
 pub(crate) const SOLVE_DEPTHS: &[u8] = &[2, 4, 6, 8, 10, 12, 14, 16, EXACT];
 
-
 #[derive(Clone, Copy, Default)]
 struct Entry {
     key: u64,
@@ -30,6 +29,8 @@ struct Entry {
     upper: i16,
     depth: u8,
     best: u8,
+    /// Rocks in play: a rough measure of the work the entry saves.
+    work: u8,
 }
 
 /// What a search of one node reports: its value and whether any line reached the horizon (so the
@@ -125,10 +126,21 @@ pub(crate) fn child(pos: &Position, house: u8) -> (Position, i32, bool) {
 }
 
 impl Searcher {
+    /// A searcher with a table of `2^table_bits` entries (clamped to 4..=30), or the largest
+    /// smaller power of two the allocator grants.
     pub fn new(table_bits: u8) -> Searcher {
-        let bits = table_bits.clamp(4, 30);
+        let mut table = Vec::new();
+        for bits in (4..=table_bits.clamp(4, 30)).rev() {
+            if table.try_reserve_exact(1usize << bits).is_ok() {
+                table.resize(1usize << bits, Entry::default());
+                break;
+            }
+        }
+        if table.is_empty() {
+            table = vec![Entry::default(); 16];
+        }
         Searcher {
-            table: vec![Entry::default(); 1 << bits],
+            table,
             rules: None,
             nodes: 0,
             budget: u64::MAX,
@@ -162,15 +174,79 @@ impl Searcher {
         out
     }
 
+    /// Iterative deepening over `depths`, stopping at the first exact result; a depth of
+    /// `EXACT` is searched by MTD(f) from the previous iteration's value. Returns the deepest
+    /// finished iteration's move, value and depth (`EXACT` when exact), or `None` when not even
+    /// the first finished within the budget.
+    pub fn deepen(&mut self, pos: &Position, depths: &[u8]) -> Option<(u8, Found, u8)> {
+        let mut last = None;
+        let mut guess = 0;
+        for &depth in depths {
+            let result = if depth == EXACT {
+                self.best_move_mtdf(pos, guess)
+            } else {
+                self.best_move(pos, depth)
+            };
+            let Some((house, found)) = result else {
+                break;
+            };
+            guess = found.value;
+            last = Some((house, found, if found.horizon { depth } else { EXACT }));
+            if !found.horizon {
+                break;
+            }
+        }
+        last
+    }
+
     /// The best move of `pos` and its future gain, searched to `depth`.
     pub fn best_move(&mut self, pos: &Position, depth: u8) -> Option<(u8, Found)> {
-        let (moves, n) = ordered_moves(pos, self.table_move(pos));
         let limit = in_play(pos) + 1;
-        let mut alpha = -limit;
+        self.best_move_within(pos, depth, -limit, limit)
+    }
+
+    /// The exact best move of `pos` and its future gain by MTD(f): null-window searches from
+    /// `guess` until the bounds meet.
+    pub fn best_move_mtdf(&mut self, pos: &Position, guess: i32) -> Option<(u8, Found)> {
+        let limit = in_play(pos) + 1;
+        let (mut lower, mut upper) = (-limit, limit);
+        let mut g = guess.clamp(-limit + 1, limit - 1);
+        let mut best = None;
+        while lower < upper {
+            let beta = if g == lower { g + 1 } else { g };
+            let (house, found) = self.best_move_within(pos, EXACT, beta - 1, beta)?;
+            g = found.value;
+            if g < beta {
+                upper = g;
+            } else {
+                lower = g;
+                best = Some(house);
+            }
+        }
+        best.map(|house| {
+            (
+                house,
+                Found {
+                    value: g,
+                    horizon: false,
+                },
+            )
+        })
+    }
+
+    /// The best move of `pos` and its fail-soft future gain within `(alpha, beta)`.
+    fn best_move_within(
+        &mut self,
+        pos: &Position,
+        depth: u8,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<(u8, Found)> {
+        let (moves, n) = ordered_moves(pos, self.table_move(pos));
         let mut best: Option<(u8, Found)> = None;
         let mut horizon = false;
-        for &house in &moves[..n] {
-            let found = self.move_value(pos, house, depth, alpha, limit);
+        for (i, &house) in moves[..n].iter().enumerate() {
+            let found = self.principal_variation(pos, house, depth, alpha, beta, i == 0);
             if self.aborted {
                 return None;
             }
@@ -182,6 +258,9 @@ impl Searcher {
             if better {
                 best = Some((house, found));
                 alpha = alpha.max(found.value);
+                if alpha >= beta {
+                    break;
+                }
             }
         }
         best.map(|(house, found)| {
@@ -197,11 +276,52 @@ impl Searcher {
 
     fn table_move(&self, pos: &Position) -> u8 {
         let k = key(pos);
-        let e = self.table[(k as usize) & (self.table.len() - 1)];
-        if e.key == k {
-            e.best
+        self.probe(k).map_or(0, |e| e.best)
+    }
+
+    /// The table is made of two-entry buckets: the first keeps the entry that saves the most
+    /// work, the second the most recent one.
+    fn bucket(&self, k: u64) -> usize {
+        (k as usize) & (self.table.len() - 1) & !1
+    }
+
+    fn probe(&self, k: u64) -> Option<Entry> {
+        let b = self.bucket(k);
+        self.table[b..b + 2].iter().find(|e| e.key == k).copied()
+    }
+
+    fn store(&mut self, entry: Entry) {
+        let b = self.bucket(entry.key);
+        let slot = if self.table[b].key == entry.key || entry.work >= self.table[b].work {
+            b
         } else {
-            0
+            b + 1
+        };
+        self.table[slot] = entry;
+    }
+
+    /// Principal variation search: the first move gets the full window; the others first a
+    /// null window just above `alpha`, and the full window again only if they beat it.
+    fn principal_variation(
+        &mut self,
+        pos: &Position,
+        house: u8,
+        depth: u8,
+        alpha: i32,
+        beta: i32,
+        first: bool,
+    ) -> Found {
+        if first || beta - alpha <= 1 {
+            return self.move_value(pos, house, depth, alpha, beta);
+        }
+        let probe = self.move_value(pos, house, depth, alpha, alpha + 1);
+        if self.aborted || probe.value <= alpha || probe.value >= beta {
+            return probe;
+        }
+        let full = self.move_value(pos, house, depth, alpha, beta);
+        Found {
+            value: full.value,
+            horizon: full.horizon || probe.horizon,
         }
     }
 
@@ -214,7 +334,11 @@ impl Searcher {
                 horizon: false,
             };
         }
-        let d = if depth == EXACT { EXACT } else { depth - 1 };
+        let d = if depth == EXACT {
+            EXACT
+        } else {
+            depth.saturating_sub(1)
+        };
         if next.to_move() == pos.to_move() {
             let f = self.search(&next, d, alpha - gain, beta - gain);
             Found {
@@ -261,11 +385,9 @@ impl Searcher {
             };
         }
         let k = key(pos);
-        let index = (k as usize) & (self.table.len() - 1);
-        let e = self.table[index];
         let mut first = 0;
         let (mut lower, mut upper) = (-limit, limit);
-        if e.key == k {
+        if let Some(e) = self.probe(k) {
             first = e.best;
             if e.depth == EXACT || (depth != EXACT && e.depth >= depth) {
                 let horizon = e.depth != EXACT;
@@ -289,8 +411,8 @@ impl Searcher {
         let mut best = i32::MIN;
         let mut best_move = 0;
         let mut horizon = false;
-        for &house in &moves[..n] {
-            let f = self.move_value(pos, house, depth, alpha, beta);
+        for (i, &house) in moves[..n].iter().enumerate() {
+            let f = self.principal_variation(pos, house, depth, alpha, beta, i == 0);
             if self.aborted {
                 return f;
             }
@@ -314,13 +436,14 @@ impl Searcher {
             lower = best;
             upper = best;
         }
-        self.table[index] = Entry {
+        self.store(Entry {
             key: k,
             lower: lower.clamp(-limit, limit) as i16,
             upper: upper.clamp(-limit, limit) as i16,
             depth: if horizon { depth } else { EXACT },
             best: best_move,
-        };
+            work: limit.clamp(0, 255) as u8,
+        });
         Found {
             value: best,
             horizon,
@@ -515,20 +638,14 @@ impl Engine {
             }
         } else {
             // The deepest finished iteration stands when the budget runs out.
-            for &depth in plan.depths {
-                let Some((house, found)) = self.searcher.best_move(pos, depth) else {
-                    break;
-                };
+            if let Some((house, found, depth)) = self.searcher.deepen(pos, plan.depths) {
                 choice = Choice {
                     house,
                     score: base + found.value,
                     exact: !found.horizon,
-                    depth: if found.horizon { depth } else { EXACT },
+                    depth,
                     nodes: 0,
                 };
-                if choice.exact {
-                    break;
-                }
             }
         }
         choice.nodes = self.searcher.nodes;

@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::board::Player;
 use crate::engine::{child, store_diff, Searcher, EXACT, SOLVE_DEPTHS};
-use crate::game::{GameResult, Position};
+use crate::game::Position;
 
 /// A game-theoretic value for the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -46,8 +46,7 @@ pub struct Solution {
     pub player: Player,
     /// Final store difference (the player to move's minus the opponent's) with perfect play.
     pub margin: i32,
-    /// A move that reaches it (the lowest-numbered among equals is not guaranteed); `None` when the
-    /// game is over.
+    /// A move that reaches it (one of them when several do); `None` when the game is over.
     pub best: Option<u8>,
     /// Search nodes visited.
     pub nodes: u64,
@@ -98,15 +97,11 @@ impl Solver {
             });
         }
         self.searcher.begin(pos.rules(), self.budget);
-        let mut solved = (0, 0);
-        for &depth in SOLVE_DEPTHS {
-            let (house, found) = self.searcher.best_move(pos, depth)?;
-            solved = (house, found.value);
-            if !found.horizon {
-                break;
-            }
+        let (house, found, _) = self.searcher.deepen(pos, SOLVE_DEPTHS)?;
+        if found.horizon {
+            return None;
         }
-        let (house, value) = solved;
+        let value = found.value;
         Some(Solution {
             player,
             margin: store_diff(pos, player) + value,
@@ -136,7 +131,7 @@ impl Solver {
 /// Solves `pos` exactly with a 2^20-entry table and no node limit (exponential: small boards).
 pub fn solve(pos: &Position) -> Solution {
     let mut solver = Solver::new(20, None);
-    // Without a budget the search always finishes.
+    // Without a budget the search always finishes, so the fallback is never used.
     solver.solve(pos).unwrap_or(Solution {
         player: pos.to_move(),
         margin: 0,
@@ -182,20 +177,5 @@ impl fmt::Display for Solution {
             write!(f, ", best move hole {h}")?;
         }
         Ok(())
-    }
-}
-
-/// The result a final margin stands for, from the side of `player`.
-pub fn result_of(player: Player, margin: i32) -> GameResult {
-    match margin {
-        0 => GameResult::Draw,
-        m if m > 0 => GameResult::Win {
-            winner: player,
-            margin: m.unsigned_abs().min(255) as u8,
-        },
-        m => GameResult::Win {
-            winner: player.other(),
-            margin: m.unsigned_abs().min(255) as u8,
-        },
     }
 }

@@ -120,6 +120,11 @@ fn kalah_small_boards() {
         (4, 2, 6),
         (4, 3, 8),
         (4, 4, 2),
+        (5, 1, 0),
+        (5, 2, 0),
+        (5, 3, 8),
+        (6, 1, 2),
+        (6, 2, 10),
     ];
     for &(houses, seeds, margin) in expected {
         let rules = Rules::kalah_standard(houses, seeds).unwrap();
@@ -138,6 +143,7 @@ fn kalah_small_boards_nonempty_capture() {
         (4, 3, 6),
         (4, 4, 2),
         (5, 2, 2),
+        (5, 3, 6),
         (6, 2, 6),
     ];
     for &(houses, seeds, margin) in expected {
@@ -146,6 +152,16 @@ fn kalah_small_boards_nonempty_capture() {
         let s = Solver::new(18, None).solve(&Position::new(rules)).unwrap();
         assert_eq!(s.margin_for_player_one(), margin, "Kalah({houses},{seeds})");
     }
+}
+
+/// The real TI-82 board with 3 rocks a hole: see `docs/solver.md`.
+#[test]
+fn ti82_three_rocks_is_a_first_player_win_by_12() {
+    let s = Solver::new(18, None)
+        .solve(&Position::new(Rules::ti82(3).unwrap()))
+        .unwrap();
+    assert_eq!(s.value(), Value::Win(12));
+    assert_eq!(s.best, Some(5));
 }
 
 #[test]
@@ -252,4 +268,22 @@ fn engine_refuses_a_finished_game() {
     let slots = [0, 0, 0, 0, 0, 0, 30, 1, 2, 0, 0, 0, 0, 15];
     let pos = Position::from_slots(rules, &slots, Player::Two).unwrap();
     assert!(Engine::with_level(Level::Easy, 1).choose(&pos).is_err());
+}
+
+#[test]
+fn a_tiny_budget_still_gives_a_legal_move_and_solver_gives_up() {
+    let pos = Position::new(Rules::ti82(8).unwrap());
+    for level in [Level::Easy, Level::Hard, Level::Perfect] {
+        let mut engine = Engine::new(EngineOptions {
+            level,
+            seed: 3,
+            table_bits: 10,
+            node_budget: Some(10),
+        });
+        let c = engine.choose(&pos).unwrap();
+        assert!(pos.is_legal(c.house), "{level}");
+        assert!(!c.exact, "{level}");
+    }
+    assert_eq!(Solver::new(10, Some(1_000)).solve(&pos), None);
+    assert_eq!(Solver::new(10, Some(1_000)).solve_moves(&pos), None);
 }

@@ -139,9 +139,7 @@ pub fn eval<E: Env>(env: &mut E, e: &Expr) -> Result<Value, ErrorKind> {
 fn map1(v: Value, f: impl Fn(Real) -> Result<Real, ErrorKind>) -> Result<Value, ErrorKind> {
     match v {
         Value::Real(r) => Ok(Value::Real(f(r)?)),
-        Value::List(l) => Ok(Value::List(
-            l.into_iter().map(f).collect::<Result<_, _>>()?,
-        )),
+        Value::List(l) => Ok(Value::List(l.into_iter().map(f).collect::<Result<_, _>>()?)),
         _ => Err(ErrorKind::DataType),
     }
 }
@@ -455,20 +453,14 @@ fn call<E: Env>(env: &mut E, f: u8, args: &[Expr]) -> Result<Value, ErrorKind> {
         }
         (MAX | MIN, 1) => {
             let l = list_arg(next()?)?;
-            let pick = l.into_iter().reduce(|a, b| {
-                if (f == MAX) == (b > a) {
-                    b
-                } else {
-                    a
-                }
-            });
+            let pick = l
+                .into_iter()
+                .reduce(|a, b| if (f == MAX) == (b > a) { b } else { a });
             Ok(Value::Real(pick.unwrap_or(Real::ZERO)))
         }
         (MAX | MIN, 2) => {
             let (a, b) = (next()?, next()?);
-            map2(a, b, |x, y| {
-                Ok(if (f == MAX) == (y > x) { y } else { x })
-            })
+            map2(a, b, |x, y| Ok(if (f == MAX) == (y > x) { y } else { x }))
         }
         (MEAN, 1) => {
             let l = list_arg(next()?)?;
@@ -509,10 +501,7 @@ fn call<E: Env>(env: &mut E, f: u8, args: &[Expr]) -> Result<Value, ErrorKind> {
             let (r, c) = (int_arg(r, 0, 62)?, int_arg(c, 0, 94)?);
             Ok(Value::Real(truth(env.pixel(r, c)?)))
         }
-        (
-            ROUND | MAX | MIN | MEAN | MEDIAN | AUGMENT | PXL_TEST,
-            _,
-        ) => Err(ErrorKind::Argument),
+        (ROUND | MAX | MIN | MEAN | MEDIAN | AUGMENT | PXL_TEST, _) => Err(ErrorKind::Argument),
         _ => Err(ErrorKind::Unsupported(format!("function {f:02X}"))),
     }
 }

@@ -456,7 +456,7 @@ impl BasicFirmware {
                 self.st.dirty = true;
             }
             Wait::Input(items) => self.key_input(hw, k, &items),
-            Wait::InputGraph | Wait::Get(_) => {}
+            Wait::Get(_) => {}
         }
     }
 
@@ -603,7 +603,7 @@ impl BasicFirmware {
                     self.get_deadline = Some(hw.now + GET_TIMEOUT);
                 }
             }
-            Wait::Menu { .. } | Wait::Pause | Wait::InputGraph => {}
+            Wait::Menu { .. } | Wait::Pause => {}
         }
         self.st.dirty = true;
         self.present(hw);
@@ -658,7 +658,8 @@ impl BasicFirmware {
         }
         // Waiting screens and the home screen read keys themselves; a running program leaves
         // them latched for getKey.
-        let waiting = !matches!(self.interp.status(), Status::Running) || self.shell != Shell::Running;
+        let waiting =
+            !matches!(self.interp.status(), Status::Running) || self.shell != Shell::Running;
         if waiting {
             if let Some(k) = keys::take_key(hw) {
                 self.handle_key(hw, k);
@@ -736,10 +737,16 @@ impl BasicFirmware {
         let mut r = StateReader::new(data);
         let mut f = BasicFirmware::new();
         if r.u8()? != 1 {
-            return Err(StateError::Corrupt("unknown TI-BASIC runtime state version"));
+            return Err(StateError::Corrupt(
+                "unknown TI-BASIC runtime state version",
+            ));
         }
         f.interp = Interp::load(&mut r)?;
-        f.st.shown = if r.u8()? == 1 { Shown::Graph } else { Shown::Home };
+        f.st.shown = if r.u8()? == 1 {
+            Shown::Graph
+        } else {
+            Shown::Home
+        };
         f.st.modes.degrees = r.bool()?;
         f.st.modes.axes = r.bool()?;
         f.st.modes.grid = r.bool()?;
@@ -827,8 +834,8 @@ impl Firmware for BasicFirmware {
             if hw.now >= self.next_scan {
                 self.tick(hw);
             }
-            let running = self.shell == Shell::Running
-                && matches!(self.interp.status(), Status::Running);
+            let running =
+                self.shell == Shell::Running && matches!(self.interp.status(), Status::Running);
             if running {
                 self.run_statements(hw, until);
                 continue;
@@ -909,9 +916,7 @@ pub fn read_list(ram: &[u8], n: u8) -> Option<Vec<Real>> {
     let l = vat::read_list(ram, n).ok()??;
     Some(
         l.into_iter()
-            .map(|f| {
-                Real::from_bcd(f.to_bytes()).unwrap_or(Real::ZERO)
-            })
+            .map(|f| Real::from_bcd(f.to_bytes()).unwrap_or(Real::ZERO))
             .collect(),
     )
 }
@@ -1087,4 +1092,34 @@ fn draw_indicator(img: &mut [u8; SCREEN_BYTES], phase: u8, paused: bool) {
             img[i] &= !m;
         }
     }
+}
+
+/// Milliseconds of emulated time a scripted key stays down, and the pause after it: slow
+/// enough for the OS's 100 Hz key scan, like a quick human.
+pub const KEY_HOLD_T: u64 = 6_000 * 60;
+
+/// Presses and releases `k` with human pacing.
+pub fn tap(calc: &mut ti82_machine::Calc, k: Key) {
+    calc.press(k);
+    calc.run_for(KEY_HOLD_T);
+    calc.release(k);
+    calc.run_for(KEY_HOLD_T);
+}
+
+/// Starts program `name` on a calculator running this firmware the way a user does:
+/// CLEAR, PRGM, the program's line in the EXEC menu, ENTER, ENTER.
+pub fn start_program(calc: &mut ti82_machine::Calc, name: &str) -> Result<(), String> {
+    let names = program_names(calc.ram());
+    let idx = names
+        .iter()
+        .position(|n| n.as_slice() == name.as_bytes())
+        .ok_or_else(|| format!("program {name} is not in the calculator's memory"))?;
+    tap(calc, Key::Clear);
+    tap(calc, Key::Prgm);
+    for _ in 0..idx {
+        tap(calc, Key::Down);
+    }
+    tap(calc, Key::Enter);
+    tap(calc, Key::Enter);
+    Ok(())
 }

@@ -55,8 +55,6 @@ pub enum Wait {
     },
     /// `Input`/`Prompt`: read a value for each target in turn, after showing its prompt.
     Input(Vec<(Option<Value>, Target)>),
-    /// `Input` with no variable: the graph cursor (X and Y are stored).
-    InputGraph,
     /// `Get(`: a link transfer the firmware runs (list or variable named by the target).
     Get(Target),
 }
@@ -439,7 +437,10 @@ impl Interp {
                 self.advance();
             }
             Stmt::Input { prompt, target } => match target {
-                None => self.wait(Wait::InputGraph),
+                // The free-moving graph cursor of a bare `Input` is not modelled.
+                None => {
+                    return Err(ErrorKind::Unsupported("Input without a variable".into()));
+                }
                 Some(t) => {
                     let prompt = match prompt {
                         Some(p) => Some(eval(sys, p)?),
@@ -842,7 +843,6 @@ fn put_wait(w: &mut StateWriter, wait: &Wait) {
                 put_target(w, t);
             }
         }
-        Wait::InputGraph => w.u8(3),
         Wait::Get(t) => {
             w.u8(4);
             put_target(w, t);
@@ -877,7 +877,6 @@ fn get_wait(r: &mut StateReader) -> Result<Wait, StateError> {
             }
             Wait::Input(items)
         }
-        3 => Wait::InputGraph,
         4 => Wait::Get(get_target(r)?),
         _ => return Err(StateError::Corrupt("wait tag")),
     })

@@ -245,8 +245,14 @@ impl<'a> Os<'a> {
         let (xmin, xmax) = (self.window_get(0x0A), self.window_get(0x0B));
         let (ymin, ymax) = (self.window_get(0x0C), self.window_get(0x0D));
         let m = crate::eval::math;
-        let dx = xmax.sub(xmin).and_then(|d| d.div(Real::from_i64(94))).map_err(m)?;
-        let dy = ymax.sub(ymin).and_then(|d| d.div(Real::from_i64(62))).map_err(m)?;
+        let dx = xmax
+            .sub(xmin)
+            .and_then(|d| d.div(Real::from_i64(94)))
+            .map_err(m)?;
+        let dy = ymax
+            .sub(ymin)
+            .and_then(|d| d.div(Real::from_i64(62)))
+            .map_err(m)?;
         self.write_real_at(0x874E, dx);
         self.write_real_at(0x8757, dy);
         Ok(())
@@ -254,7 +260,14 @@ impl<'a> Os<'a> {
 
     /// ZStandard: the power-on window.
     pub fn zstandard(&mut self) {
-        for (k, v) in [(0x0A, -10), (0x0B, 10), (0x02, 1), (0x0C, -10), (0x0D, 10), (0x03, 1)] {
+        for (k, v) in [
+            (0x0A, -10),
+            (0x0B, 10),
+            (0x02, 1),
+            (0x0C, -10),
+            (0x0D, 10),
+            (0x03, 1),
+        ] {
             if let Some(a) = Self::window_addr(k) {
                 self.write_real_at(a, Real::from_i64(v));
             }
@@ -278,10 +291,7 @@ impl<'a> Os<'a> {
         } else {
             0.0
         };
-        (
-            row.clamp(-1e6, 1e6) as i64,
-            col.clamp(-1e6, 1e6) as i64,
-        )
+        (row.clamp(-1e6, 1e6) as i64, col.clamp(-1e6, 1e6) as i64)
     }
 
     /// Shows the graph screen (drawing commands do).
@@ -501,7 +511,8 @@ impl Sys for Os<'_> {
                 }
             }
             Target::ListDim(k) => {
-                let n = int_arg(v.real()?, 1, MAX_LIST as i64).map_err(|_| ErrorKind::InvalidDim)?;
+                let n =
+                    int_arg(v.real()?, 1, MAX_LIST as i64).map_err(|_| ErrorKind::InvalidDim)?;
                 let mut l = self.list(*k).unwrap_or_default();
                 l.resize(n as usize, Real::ZERO);
                 self.set_list(*k, l)
@@ -832,7 +843,10 @@ impl Os<'_> {
         self.st.modes.grid = g.format & 0x04 != 0;
         self.st.modes.axes = g.format & 0x20 == 0;
         self.st.modes.labels = g.format & 0x40 != 0;
-        for (k, f) in [0x0A, 0x0B, 0x02, 0x0C, 0x0D, 0x03].iter().zip(g.reals.iter()) {
+        for (k, f) in [0x0A, 0x0B, 0x02, 0x0C, 0x0D, 0x03]
+            .iter()
+            .zip(g.reals.iter())
+        {
             if let Some(a) = Self::window_addr(*k) {
                 self.write_real_at(a, real_of(*f));
             }

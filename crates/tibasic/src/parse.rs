@@ -69,8 +69,10 @@ struct Parser<'a> {
 }
 
 fn is_prefix_function(b: u8) -> bool {
-    matches!(b, NEGATE | INT | ABS | DET | IDENTITY | DIM | SUM | PROD | NOT | IPART | FPART)
-        || matches!(b, SQRT | CBRT | LN | EXP | LOG | TEN_POW)
+    matches!(
+        b,
+        NEGATE | INT | ABS | DET | IDENTITY | DIM | SUM | PROD | NOT | IPART | FPART
+    ) || matches!(b, SQRT | CBRT | LN | EXP | LOG | TEN_POW)
         || (SIN..=TANH_INV).contains(&b)
 }
 

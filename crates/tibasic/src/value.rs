@@ -98,37 +98,37 @@ impl ErrorKind {
 impl ErrorKind {
     /// The kind whose `Display` text is `text` (the inverse of `to_string`).
     pub fn from_text(text: &str) -> ErrorKind {
-    let all = [
-        ErrorKind::Overflow,
-        ErrorKind::DivideBy0,
-        ErrorKind::SingularMat,
-        ErrorKind::Domain,
-        ErrorKind::Break,
-        ErrorKind::Syntax,
-        ErrorKind::DataType,
-        ErrorKind::Argument,
-        ErrorKind::DimMismatch,
-        ErrorKind::InvalidDim,
-        ErrorKind::Undefined,
-        ErrorKind::Memory,
-        ErrorKind::Invalid,
-        ErrorKind::Increment,
-        ErrorKind::Label,
-        ErrorKind::Reserved,
-        ErrorKind::Mode,
-        ErrorKind::WindowRange,
-        ErrorKind::Link,
-    ];
-    all.into_iter()
-        .find(|k| k.to_string() == text)
-        .unwrap_or_else(|| {
-            ErrorKind::Unsupported(
-                text.trim_start_matches("ERR:UNSUPPORTED (")
-                    .trim_end_matches(')')
-                    .to_string(),
-            )
-        })
-}
+        let all = [
+            ErrorKind::Overflow,
+            ErrorKind::DivideBy0,
+            ErrorKind::SingularMat,
+            ErrorKind::Domain,
+            ErrorKind::Break,
+            ErrorKind::Syntax,
+            ErrorKind::DataType,
+            ErrorKind::Argument,
+            ErrorKind::DimMismatch,
+            ErrorKind::InvalidDim,
+            ErrorKind::Undefined,
+            ErrorKind::Memory,
+            ErrorKind::Invalid,
+            ErrorKind::Increment,
+            ErrorKind::Label,
+            ErrorKind::Reserved,
+            ErrorKind::Mode,
+            ErrorKind::WindowRange,
+            ErrorKind::Link,
+        ];
+        all.into_iter()
+            .find(|k| k.to_string() == text)
+            .unwrap_or_else(|| {
+                ErrorKind::Unsupported(
+                    text.trim_start_matches("ERR:UNSUPPORTED (")
+                        .trim_end_matches(')')
+                        .to_string(),
+                )
+            })
+    }
 }
 
 impl fmt::Display for ErrorKind {

@@ -75,7 +75,10 @@ fn a_program_runs_from_the_prgm_menu_and_says_done() {
     assert_eq!(t[1], "              42");
     assert_eq!(t[2], "            Done");
     let l1 = read_list(calc.ram(), 1).expect("L1 exists");
-    assert_eq!(l1, vec![Real::from_i64(1), Real::from_i64(2), Real::from_i64(3)]);
+    assert_eq!(
+        l1,
+        vec![Real::from_i64(1), Real::from_i64(2), Real::from_i64(3)]
+    );
 }
 
 #[test]
@@ -121,7 +124,13 @@ fn manboard_draws_and_stores_the_board() {
         .chunks(12)
         .map(|row| {
             let mut line: String = (0..96)
-                .map(|c| if row[c / 8] & (0x80 >> (c % 8)) != 0 { '#' } else { '.' })
+                .map(|c| {
+                    if row[c / 8] & (0x80 >> (c % 8)) != 0 {
+                        '#'
+                    } else {
+                        '.'
+                    }
+                })
                 .collect();
             line.push('\n');
             line
@@ -178,18 +187,7 @@ fn save_state_round_trips_mid_program() {
 }
 
 fn tibasic_run(calc: &mut Calc, name: &str) {
-    // Type it as a user would: PRGM, the program's number, ENTER.
-    let names = tibasic::firmware::program_names(calc.ram());
-    let idx = names
-        .iter()
-        .position(|n| n.as_slice() == name.as_bytes())
-        .expect("program installed");
-    tap(calc, Key::Prgm);
-    for _ in 0..idx {
-        tap(calc, Key::Down);
-    }
-    tap(calc, Key::Enter);
-    tap(calc, Key::Enter);
+    tibasic::firmware::start_program(calc, name).expect("program installed");
 }
 
 fn read_real(calc: &Calc, var: u8) -> f64 {

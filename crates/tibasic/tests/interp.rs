@@ -83,7 +83,10 @@ impl Sys for Mock {
                 _ => Err(ErrorKind::DataType),
             },
             Target::ListElem(k, i) => {
-                let i = tibasic::eval::eval(self, i)?.real()?.to_i64_exact().unwrap_or(0) as usize;
+                let i = tibasic::eval::eval(self, i)?
+                    .real()?
+                    .to_i64_exact()
+                    .unwrap_or(0) as usize;
                 let l = self.lists.entry(*k).or_default();
                 if i == l.len() + 1 {
                     l.push(v.real()?);
@@ -99,7 +102,10 @@ impl Sys for Mock {
                 if !(1..=99).contains(&n) {
                     return Err(ErrorKind::InvalidDim);
                 }
-                self.lists.entry(*k).or_default().resize(n as usize, Real::ZERO);
+                self.lists
+                    .entry(*k)
+                    .or_default()
+                    .resize(n as usize, Real::ZERO);
                 Ok(())
             }
             _ => Err(ErrorKind::DataType),
@@ -159,10 +165,7 @@ fn run(m: &mut Mock, src: &str) -> Status {
 }
 
 fn num(m: &Mock, var: char) -> f64 {
-    m.reals
-        .get(&(var as u8))
-        .map(|r| r.to_f64())
-        .unwrap_or(0.0)
+    m.reals.get(&(var as u8)).map(|r| r.to_f64()).unwrap_or(0.0)
 }
 
 #[test]
@@ -188,7 +191,10 @@ fn eos_precedence_is_the_ti82_one() {
 #[test]
 fn prefix_functions_take_an_implied_product() {
     let mut m = Mock::default();
-    run(&mut m, "2->X\nsqrt8X->A\nabs ~3+1->B\niPart ~2.5->C\nfPart ~2.5->D\nint ~2.5->E");
+    run(
+        &mut m,
+        "2->X\nsqrt8X->A\nabs ~3+1->B\niPart ~2.5->C\nfPart ~2.5->D\nint ~2.5->E",
+    );
     assert_eq!(num(&m, 'A'), 4.0, "sqrt 8X is sqrt(16)");
     assert_eq!(num(&m, 'B'), 4.0);
     assert_eq!(num(&m, 'C'), -2.0);
@@ -217,7 +223,11 @@ fn loops_and_blocks() {
     assert_eq!(num(&m, 'T'), 5.0);
     assert_eq!(num(&m, 'N'), 5.0);
     assert_eq!(num(&m, 'R'), 3.0);
-    assert_eq!(num(&m, 'Z'), 0.0, "a For( whose range is empty skips its body");
+    assert_eq!(
+        num(&m, 'Z'),
+        0.0,
+        "a For( whose range is empty skips its body"
+    );
 }
 
 #[test]
@@ -243,7 +253,11 @@ fn goto_labels_and_skip_instructions() {
     );
     assert_eq!(st, Status::Done);
     assert_eq!(num(&m, 'A'), 5.0);
-    assert_eq!(num(&m, 'C'), 0.0, "IS> skips when the variable passes the limit");
+    assert_eq!(
+        num(&m, 'C'),
+        0.0,
+        "IS> skips when the variable passes the limit"
+    );
     assert_eq!(num(&m, 'D'), 8.0, "DS< does not skip at 0 vs 0");
     assert_eq!(num(&m, 'E'), 0.0);
     let st = run(&mut m, "Goto Q");
@@ -272,7 +286,8 @@ fn lists_store_resize_and_functions() {
 #[test]
 fn programs_call_return_and_stop() {
     let mut m = Mock::default();
-    m.programs.insert(b"SUB".to_vec(), tok("A+1->A\nReturn\n99->A"));
+    m.programs
+        .insert(b"SUB".to_vec(), tok("A+1->A\nReturn\n99->A"));
     let st = run(&mut m, "1->A\nprgmSUB\nprgmSUB\nA*10->A\nStop\n5->A");
     assert_eq!(st, Status::Done);
     assert_eq!(num(&m, 'A'), 30.0);

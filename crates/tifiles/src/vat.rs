@@ -196,8 +196,13 @@ pub fn init_empty(ram: &mut [u8]) -> Result<(), VatError> {
     Ok(())
 }
 
-fn walk(ram: &[u8], from: u16, to: u16) -> Result<Vec<VatEntry>, VatError> {
-    let mut out = Vec::new();
+/// Visits the entries from `from` down to `to`, stopping early when `visit` returns `Some`.
+fn walk_until<T>(
+    ram: &[u8],
+    from: u16,
+    to: u16,
+    mut visit: impl FnMut(VatEntry) -> Option<T>,
+) -> Result<Option<T>, VatError> {
     let mut p = from;
     while p > to {
         let type_byte = rd(ram, p);
@@ -221,15 +226,27 @@ fn walk(ram: &[u8], from: u16, to: u16) -> Result<Vec<VatEntry>, VatError> {
             let b = [rd(ram, p - 3), rd(ram, p - 4), rd(ram, p - 5)];
             (VarName::from_bytes(&b), 6)
         };
-        out.push(VatEntry {
+        let found = visit(VatEntry {
             type_byte,
             entry_addr: p,
             entry_len: len,
             data_addr,
             name,
         });
+        if found.is_some() {
+            return Ok(found);
+        }
         p -= len;
     }
+    Ok(None)
+}
+
+fn walk(ram: &[u8], from: u16, to: u16) -> Result<Vec<VatEntry>, VatError> {
+    let mut out = Vec::new();
+    walk_until(ram, from, to, |e| {
+        out.push(e);
+        None::<()>
+    })?;
     Ok(out)
 }
 
@@ -247,9 +264,11 @@ pub fn temp_entries(ram: &[u8]) -> Result<Vec<VatEntry>, VatError> {
 
 /// Find a permanent variable by type and exact name bytes.
 pub fn find(ram: &[u8], ty: VarType, name: &VarName) -> Result<Option<VatEntry>, VatError> {
-    Ok(entries(ram)?
-        .into_iter()
-        .find(|e| e.var_type() == ty && e.name == *name))
+    // Called for every variable access of a running program: walks without allocating.
+    let p = Pointers::read(ram)?;
+    walk_until(ram, SYM_TABLE, p.p_temp, |e| {
+        (e.var_type() == ty && e.name == *name).then_some(e)
+    })
 }
 
 /// Size in bytes of an entry's data in user memory (reads the size word).

@@ -190,7 +190,15 @@ impl VirtualCable {
 
     /// Runs the device (`side`) and the calculator together until the calculator reaches
     /// `until`.
-    pub fn run(&mut self, calc: &mut Calc, until: u64, mut side: impl FnMut(&mut TimedPort) -> Wake) {
+    pub fn run(
+        &mut self,
+        calc: &mut Calc,
+        until: u64,
+        mut side: impl FnMut(&mut TimedPort) -> Wake,
+    ) {
+        // A new side (or the same one) is polled first at our current time: changes made
+        // there are not yet promised away (we reported "nothing before `now`").
+        self.wake = Wake::at(self.now);
         loop {
             self.pump();
             // Nothing the calculator does from `heard` on is visible here before

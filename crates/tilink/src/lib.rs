@@ -17,6 +17,38 @@
 //! Nothing here reads the wall clock or blocks; time is the T-state clock of the side that
 //! polls.
 
+//! A `Get(L1)` between a requester and an idle holder, over two ports joined with a 30 T-state
+//! wire delay:
+//!
+//! ```
+//! use tifiles::{VarData, VarName, VarType, Variable, TiFloat};
+//! use tilink::{DirectCable, Holder, HolderPoll, Progress, Requester, Timing, Wake, MID_TI82};
+//!
+//! let l1 = Variable {
+//!     name: VarName::list(1).unwrap(),
+//!     data: VarData::List(vec![TiFloat::from(4), TiFloat::from(0)]),
+//! };
+//! let mut held = vec![l1.clone()]; // the holder's VarSource
+//! let mut req = Requester::new(MID_TI82, Timing::default(), VarType::List, l1.name);
+//! let mut holder = Holder::new(MID_TI82, Timing::default());
+//! let mut got = None;
+//! DirectCable::new(30).run(
+//!     u64::MAX / 2,
+//!     |ep| match req.poll(ep) {
+//!         Progress::Pending(w) => w,
+//!         Progress::Done(r) => {
+//!             got.get_or_insert(r);
+//!             Wake::NEVER
+//!         }
+//!     },
+//!     |ep| match holder.poll(ep, &mut held) {
+//!         HolderPoll::Pending(w) => w,
+//!         HolderPoll::Event(_) => Wake::at(ep.now + 1),
+//!     },
+//! );
+//! assert_eq!(got.unwrap().unwrap(), l1);
+//! ```
+
 #![forbid(unsafe_code)]
 
 pub mod drive;
@@ -25,6 +57,7 @@ pub mod link;
 pub mod log;
 pub mod packet;
 pub mod seq;
+pub mod state;
 pub mod transport;
 
 pub use drive::{DirectCable, VirtualCable};
@@ -32,7 +65,7 @@ pub use error::{LinkError, Waiting};
 pub use link::{LinkEvent, PacketLink};
 pub use packet::{Command, Packet, PacketError, Parser, MID_CBL, MID_COMPUTER, MID_TI82};
 pub use seq::{
-    Decision, Holder, HolderEvent, HolderPoll, Outgoing, Progress, RamVars, ReceiveVars,
-    Received, Requester, Screenshot, SendReport, SendVars, VarSource,
+    Decision, Holder, HolderEvent, HolderPoll, Outgoing, Progress, RamVars, ReceiveVars, Received,
+    Requester, Screenshot, SendReport, SendVars, VarSource,
 };
 pub use transport::{ByteEvent, ByteRecord, ByteTransport, Dir, TimedPort, Timing, Wake};

@@ -6,6 +6,7 @@ use machine::link::LinkEndpoint;
 
 use crate::error::{LinkError, Waiting};
 use crate::packet::{Command, Packet, PacketError, Parser};
+use crate::state::{corrupt, get_opt, get_usize, put_opt, StateError, StateReader, StateWriter};
 use crate::transport::{ByteEvent, ByteRecord, ByteTransport, Timing, Wake};
 
 /// Checksum retries before giving up (spec 1.6 item 3: "3 is reasonable").
@@ -87,7 +88,10 @@ impl PacketLink {
     }
 
     pub fn take_records(&mut self) -> Vec<ByteRecord> {
-        self.records.as_mut().map(std::mem::take).unwrap_or_default()
+        self.records
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
     }
 
     /// Whether nothing is in progress.
@@ -282,5 +286,82 @@ impl PacketLink {
         }
         self.mode = Mode::Idle;
         Some(LinkEvent::Packet(p))
+    }
+}
+
+impl PacketLink {
+    /// Saves the whole state: the byte in progress, the partial packet, what is being sent,
+    /// the last packet (for ERR resends). Byte records are not saved (only whether they are
+    /// kept).
+    pub fn save(&self, w: &mut StateWriter) {
+        w.u8(self.mid);
+        self.bytes.save(w);
+        self.parser.save(w);
+        match &self.mode {
+            Mode::Idle => w.u8(0),
+            Mode::Sending { bytes, pos, then } => {
+                w.u8(1);
+                w.bytes(bytes);
+                w.u64(*pos as u64);
+                w.bool(then.is_some());
+                put_opt(w, then.flatten());
+            }
+            Mode::Receiving { timeout, started } => {
+                w.u8(2);
+                put_opt(w, *timeout);
+                w.bool(*started);
+            }
+        }
+        w.bool(self.last_sent.is_some());
+        if let Some(p) = &self.last_sent {
+            p.save(w);
+        }
+        w.u32(self.retries);
+        w.bool(self.records.is_some());
+    }
+
+    /// Restores what [`PacketLink::save`] wrote.
+    pub fn load(r: &mut StateReader) -> Result<PacketLink, StateError> {
+        let mid = r.u8()?;
+        let bytes = ByteTransport::load(r)?;
+        let parser = Parser::load(r)?;
+        let mode = match r.u8()? {
+            0 => Mode::Idle,
+            1 => {
+                let b = r.bytes()?.to_vec();
+                let pos = get_usize(r)?;
+                let listen = r.bool()?;
+                let t = get_opt(r)?;
+                if pos > b.len() || b.len() > 4 + crate::packet::MAX_DATA + 2 {
+                    return Err(corrupt("link: send position"));
+                }
+                Mode::Sending {
+                    bytes: b,
+                    pos,
+                    then: listen.then_some(t),
+                }
+            }
+            2 => Mode::Receiving {
+                timeout: get_opt(r)?,
+                started: r.bool()?,
+            },
+            _ => return Err(corrupt("link: packet mode")),
+        };
+        let last_sent = if r.bool()? {
+            Some(Packet::load(r)?)
+        } else {
+            None
+        };
+        let retries = r.u32()?;
+        let records = r.bool()?.then(Vec::new);
+        Ok(PacketLink {
+            bytes,
+            parser,
+            mode,
+            last_sent,
+            retries,
+            records,
+            mid,
+        })
     }
 }

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use machine::link::LinkLog;
 
-use crate::packet::{Command, Packet, PacketError, Parser, MID_COMPUTER, MID_TI82, MID_CBL};
+use crate::packet::{Command, Packet, PacketError, Parser, MID_CBL, MID_COMPUTER, MID_TI82};
 use crate::transport::{ByteRecord, Dir, T_PER_SECOND};
 
 /// Who sent a logged packet.
@@ -89,7 +89,9 @@ pub fn packets_from_bytes(
 /// Packets from a transport's own byte records (directions exact).
 pub fn packets_from_records(records: &[ByteRecord]) -> Vec<LogPacket> {
     packets_from_bytes(
-        records.iter().map(|r| (r.value, r.start, r.end, Some(r.dir))),
+        records
+            .iter()
+            .map(|r| (r.value, r.start, r.end, Some(r.dir))),
         T_PER_SECOND,
     )
 }
@@ -103,11 +105,22 @@ pub fn packets_from_levels(events: &[(u64, u8)]) -> Vec<LogPacket> {
     )
 }
 
-/// Who speaks after `prev` (spec 1.7): every packet but ACK is answered by the other side;
+/// Who sent each packet whose direction is not known. When the log holds exactly two machine
+/// IDs (a computer `02` and a TI-82 `82`), the ID says it. Otherwise (two TI-82s, both `82`)
+/// the packet flow of spec 1.7 does: every packet but ACK is answered by the other side;
 /// after an ACK the side that acknowledged goes on (CTS, VAR after REQ, DATA after CTS)
 /// unless what it acknowledged was DATA, whose sender goes on (next VAR, next section, EOT).
 fn infer_parties(ps: &mut [LogPacket]) {
-    let mut prev: Option<(u8, u8, Command)> = None; // (party, mid, cmd)
+    let mut mids: Vec<u8> = Vec::new();
+    for p in ps.iter() {
+        if let Ok(pk) = &p.packet {
+            if !mids.contains(&pk.mid) {
+                mids.push(pk.mid);
+            }
+        }
+    }
+    let by_mid = mids.len() == 2;
+    let mut prev: Option<(u8, Command)> = None; // (party, cmd)
     let mut acked: Option<Command> = None;
     for p in ps.iter_mut() {
         if matches!(p.side, Side::Known(_)) {
@@ -116,26 +129,19 @@ fn infer_parties(ps: &mut [LogPacket]) {
         let Ok(pk) = &p.packet else {
             continue;
         };
-        let party = match prev {
-            None => 0,
-            Some((pp, pmid, pcmd)) => {
-                if pk.mid != pmid && (pk.mid == MID_TI82 || pmid == MID_TI82) {
-                    1 - pp
-                } else if pcmd == Command::Ack {
-                    if acked == Some(Command::Data) {
-                        1 - pp
-                    } else {
-                        pp
-                    }
-                } else {
-                    1 - pp
-                }
+        let party = if by_mid {
+            u8::from(pk.mid != mids[0])
+        } else {
+            match prev {
+                None => 0,
+                Some((pp, Command::Ack)) if acked != Some(Command::Data) => pp,
+                Some((pp, _)) => 1 - pp,
             }
         };
         if pk.cmd == Command::Ack {
-            acked = prev.map(|(_, _, c)| c);
+            acked = prev.map(|(_, c)| c);
         }
-        prev = Some((party, pk.mid, pk.cmd));
+        prev = Some((party, pk.cmd));
         p.side = Side::Party(party);
     }
 }

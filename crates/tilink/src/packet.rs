@@ -154,9 +154,17 @@ pub struct Packet {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PacketError {
     #[error("{cmd} packet announces {len} data bytes, at most {max} allowed")]
-    TooLong { cmd: Command, len: usize, max: usize },
+    TooLong {
+        cmd: Command,
+        len: usize,
+        max: usize,
+    },
     #[error("{} packet checksum {got:04X}, data sums to {want:04X}", packet.cmd)]
-    Checksum { got: u16, want: u16, packet: Box<Packet> },
+    Checksum {
+        got: u16,
+        want: u16,
+        packet: Box<Packet>,
+    },
     #[error("packet truncated after {0} bytes")]
     Truncated(usize),
 }
@@ -426,6 +434,12 @@ impl Parser {
                 self.stage = Stage::Data;
             }
             Stage::Data => {
+                if self.data.len() == self.data.capacity() {
+                    // Grow by doubling, but never past the announced (bounded) length.
+                    let left = self.len.saturating_sub(self.data.len());
+                    self.data
+                        .reserve_exact(left.min(self.data.capacity().max(64)));
+                }
                 self.data.push(b);
                 if self.data.len() >= self.len {
                     self.stage = Stage::Sum0;
@@ -451,6 +465,85 @@ impl Parser {
             }
         }
         None
+    }
+}
+
+impl Packet {
+    pub(crate) fn save(&self, w: &mut crate::state::StateWriter) {
+        w.u8(self.mid);
+        w.u8(self.cmd.to_byte());
+        w.u16(self.junk_len);
+        w.bytes(&self.data);
+    }
+
+    pub(crate) fn load(
+        r: &mut crate::state::StateReader,
+    ) -> Result<Packet, crate::state::StateError> {
+        let (mid, cmd, junk_len) = (r.u8()?, Command::from_byte(r.u8()?), r.u16()?);
+        let data = r.bytes()?;
+        if data.len() > MAX_DATA {
+            return Err(crate::state::corrupt("link: packet size"));
+        }
+        Ok(Packet {
+            mid,
+            cmd,
+            junk_len,
+            data: data.to_vec(),
+        })
+    }
+}
+
+impl Parser {
+    pub(crate) fn save(&self, w: &mut crate::state::StateWriter) {
+        let stage = match self.stage {
+            Stage::Mid => 0,
+            Stage::Cmd => 1,
+            Stage::Len0 => 2,
+            Stage::Len1 => 3,
+            Stage::Data => 4,
+            Stage::Sum0 => 5,
+            Stage::Sum1 => 6,
+        };
+        w.u8(stage);
+        w.u8(self.mid);
+        w.u8(self.cmd.to_byte());
+        w.u64(self.len as u64);
+        w.u16(self.sum);
+        w.bytes(&self.data);
+        w.u64(self.max_data as u64);
+    }
+
+    pub(crate) fn load(
+        r: &mut crate::state::StateReader,
+    ) -> Result<Parser, crate::state::StateError> {
+        let bad = || crate::state::corrupt("link: packet parser");
+        let stage = match r.u8()? {
+            0 => Stage::Mid,
+            1 => Stage::Cmd,
+            2 => Stage::Len0,
+            3 => Stage::Len1,
+            4 => Stage::Data,
+            5 => Stage::Sum0,
+            6 => Stage::Sum1,
+            _ => return Err(bad()),
+        };
+        let (mid, cmd) = (r.u8()?, Command::from_byte(r.u8()?));
+        let len = crate::state::get_usize(r)?;
+        let sum = r.u16()?;
+        let data = r.bytes()?.to_vec();
+        let max_data = crate::state::get_usize(r)?;
+        if len > MAX_DATA || data.len() > len || max_data > MAX_DATA {
+            return Err(bad());
+        }
+        Ok(Parser {
+            stage,
+            mid,
+            cmd,
+            len,
+            sum,
+            data,
+            max_data,
+        })
     }
 }
 

@@ -16,6 +16,10 @@ use tifiles::Backup;
 use crate::error::LinkError;
 use crate::link::{LinkEvent, PacketLink};
 use crate::packet::{Command, Packet, REJECT_EXIT, REJECT_SKIP, SCREEN_BYTES};
+use crate::state::{
+    corrupt, get_name, get_opt, get_var, put_name, put_opt, put_var, StateError, StateReader,
+    StateWriter,
+};
 use crate::transport::{Timing, Wake};
 
 /// What a sequence's poll reports.
@@ -178,7 +182,12 @@ impl SendVars {
     /// Sends `vars` then EOT, with machine ID `mid` ([`crate::MID_COMPUTER`] from a computer,
     /// [`crate::MID_TI82`] from a calculator).
     pub fn new(mid: u8, timing: Timing, vars: &[Variable]) -> Self {
-        Self::items(mid, timing, vars.iter().map(Outgoing::variable).collect(), true)
+        Self::items(
+            mid,
+            timing,
+            vars.iter().map(Outgoing::variable).collect(),
+            true,
+        )
     }
 
     /// Sends a backup; no EOT follows (spec 1.7.4).
@@ -426,6 +435,11 @@ impl ReceiveVars {
         &mut self.link
     }
 
+    /// What has arrived so far (also after an error: the variables before it are kept).
+    pub fn received(&self) -> &Received {
+        &self.got
+    }
+
     pub fn poll<E: LinkEndpoint + ?Sized>(&mut self, ep: &mut E) -> Progress<Received> {
         self.drive(ep)
     }
@@ -526,8 +540,7 @@ impl Steps for ReceiveVars {
                 None => return Err(idle_error("a header")),
             },
             (RecvSt::AckThenSkip(code), LinkEvent::Sent) => {
-                self.link
-                    .send_then_receive(&Packet::skip(mid, code), reply);
+                self.link.send_then_receive(&Packet::skip(mid, code), reply);
                 self.st = RecvSt::SkipAck(code);
             }
             (RecvSt::SkipAck(code), LinkEvent::Packet(p)) => {
@@ -975,7 +988,8 @@ impl Holder {
             (HoldSt::AckThenLookup(ty, name), LinkEvent::Sent) => match source.lookup(ty, &name) {
                 Some(v) => {
                     let o = Outgoing::variable(&v);
-                    self.link.send_then_receive(&Packet::var(mid, &o.header), reply);
+                    self.link
+                        .send_then_receive(&Packet::var(mid, &o.header), reply);
                     self.st = HoldSt::VarAck(v);
                 }
                 None => {
@@ -1027,5 +1041,146 @@ impl Holder {
             _ => return Err(idle_error("the next step of REQ")),
         }
         Ok(None)
+    }
+}
+
+// ---------------------------------------------------------------------------- save states
+
+impl Requester {
+    /// Saves the whole state (mid-transfer included) for a firmware's save state.
+    pub fn save(&self, w: &mut StateWriter) {
+        self.link.save(w);
+        put_name(w, self.ty, &self.name);
+        let (k, code) = match self.st {
+            ReqSt::Start => (0, 0),
+            ReqSt::ReqAck => (1, 0),
+            ReqSt::Var => (2, 0),
+            ReqSt::AckThenCts => (3, 0),
+            ReqSt::CtsAck => (4, 0),
+            ReqSt::Data => (5, 0),
+            ReqSt::AckThenDone => (6, 0),
+            ReqSt::AckThenReject(c) => (7, c),
+        };
+        w.u8(k);
+        w.u8(code);
+        w.bool(self.header.is_some());
+        let (ty, name) = self.header.unwrap_or((self.ty, self.name));
+        put_name(w, ty, &name);
+        w.bytes(&self.data);
+        w.bool(self.finished);
+    }
+
+    /// Restores what [`Requester::save`] wrote.
+    pub fn load(r: &mut StateReader) -> Result<Requester, StateError> {
+        let link = PacketLink::load(r)?;
+        let (ty, name) = get_name(r)?;
+        let (k, code) = (r.u8()?, r.u8()?);
+        let st = match k {
+            0 => ReqSt::Start,
+            1 => ReqSt::ReqAck,
+            2 => ReqSt::Var,
+            3 => ReqSt::AckThenCts,
+            4 => ReqSt::CtsAck,
+            5 => ReqSt::Data,
+            6 => ReqSt::AckThenDone,
+            7 => ReqSt::AckThenReject(code),
+            _ => return Err(corrupt("link: requester state")),
+        };
+        let has = r.bool()?;
+        let h = get_name(r)?;
+        let data = r.bytes()?.to_vec();
+        Ok(Requester {
+            link,
+            ty,
+            name,
+            st,
+            header: has.then_some(h),
+            data,
+            finished: r.bool()?,
+        })
+    }
+}
+
+impl Holder {
+    /// Saves the whole state (mid-transfer included) for a firmware's save state.
+    pub fn save(&self, w: &mut StateWriter) {
+        self.link.save(w);
+        match &self.st {
+            HoldSt::Listen => w.u8(0),
+            HoldSt::Listening => w.u8(1),
+            HoldSt::Resync { since } => {
+                w.u8(2);
+                put_opt(w, *since);
+            }
+            HoldSt::AckThenLookup(ty, name) => {
+                w.u8(3);
+                put_name(w, *ty, name);
+            }
+            HoldSt::VarAck(v) => {
+                w.u8(4);
+                put_var(w, v);
+            }
+            HoldSt::Cts(v) => {
+                w.u8(5);
+                put_var(w, v);
+            }
+            HoldSt::AckThenData(v) => {
+                w.u8(6);
+                put_var(w, v);
+            }
+            HoldSt::DataAck(ty, name) => {
+                w.u8(7);
+                put_name(w, *ty, name);
+            }
+            HoldSt::ExitAck(ty, name) => {
+                w.u8(8);
+                put_name(w, *ty, name);
+            }
+            HoldSt::AckThenDeclined(ty, name, code) => {
+                w.u8(9);
+                put_name(w, *ty, name);
+                w.u8(*code);
+            }
+            HoldSt::AckThenScreen(s) => {
+                w.u8(10);
+                w.bytes(s);
+            }
+            HoldSt::ScreenAck => w.u8(11),
+            HoldSt::AckThenListen => w.u8(12),
+        }
+    }
+
+    /// Restores what [`Holder::save`] wrote.
+    pub fn load(r: &mut StateReader) -> Result<Holder, StateError> {
+        let link = PacketLink::load(r)?;
+        let st = match r.u8()? {
+            0 => HoldSt::Listen,
+            1 => HoldSt::Listening,
+            2 => HoldSt::Resync { since: get_opt(r)? },
+            3 => {
+                let (t, n) = get_name(r)?;
+                HoldSt::AckThenLookup(t, n)
+            }
+            4 => HoldSt::VarAck(get_var(r)?),
+            5 => HoldSt::Cts(get_var(r)?),
+            6 => HoldSt::AckThenData(get_var(r)?),
+            7 => {
+                let (t, n) = get_name(r)?;
+                HoldSt::DataAck(t, n)
+            }
+            8 => {
+                let (t, n) = get_name(r)?;
+                HoldSt::ExitAck(t, n)
+            }
+            9 => {
+                let (t, n) = get_name(r)?;
+                HoldSt::AckThenDeclined(t, n, r.u8()?)
+            }
+            10 => HoldSt::AckThenScreen(r.bytes()?.to_vec()),
+            11 => HoldSt::ScreenAck,
+            12 => HoldSt::AckThenListen,
+            _ => return Err(corrupt("link: holder state")),
+        };
+        Ok(Holder { link, st })
     }
 }

@@ -8,6 +8,7 @@
 use machine::link::{LinkEndpoint, LinkPort, RING, TIP};
 
 use crate::error::{LinkError, Waiting};
+use crate::state::{corrupt, get_opt, put_opt, StateError, StateReader, StateWriter};
 
 /// T-states per emulated second.
 pub const T_PER_SECOND: u64 = 6_000_000;
@@ -270,6 +271,8 @@ impl ByteTransport {
                     SendPhase::WaitIdle => {
                         if *deadline == u64::MAX {
                             *deadline = now.saturating_add(tm.step_timeout);
+                            // Whatever was replaced, we pull nothing while waiting.
+                            ep.set_drive(0);
                         }
                         if ep.lines() == 3 {
                             *phase = SendPhase::Pull {
@@ -345,6 +348,11 @@ impl ByteTransport {
                     phase,
                 } => match *phase {
                     RecvPhase::WaitBit { both_low_since } => {
+                        if *bit == 0 {
+                            // Between bytes we pull nothing (a no-op unless a send was
+                            // replaced mid-bit).
+                            ep.set_drive(0);
+                        }
                         let lines = ep.lines();
                         // Tip low = 0, ring low = 1; acknowledge on the other line.
                         let seen = match lines {
@@ -430,5 +438,157 @@ impl ByteTransport {
                 },
             }
         }
+    }
+}
+
+impl Timing {
+    pub(crate) fn save(&self, w: &mut StateWriter) {
+        for v in [
+            self.react,
+            self.step_timeout,
+            self.byte_timeout,
+            self.reply_timeout,
+            self.abort_hold,
+            self.resync_quiet,
+            self.poll_step,
+        ] {
+            w.u64(v);
+        }
+    }
+
+    pub(crate) fn load(r: &mut StateReader) -> Result<Timing, StateError> {
+        Ok(Timing {
+            react: r.u64()?,
+            step_timeout: r.u64()?,
+            byte_timeout: r.u64()?,
+            reply_timeout: r.u64()?,
+            abort_hold: r.u64()?,
+            resync_quiet: r.u64()?,
+            poll_step: r.u64()?,
+        })
+    }
+}
+
+impl ByteTransport {
+    /// Saves the whole state (timing, the byte and bit in progress).
+    pub fn save(&self, w: &mut StateWriter) {
+        self.timing.save(w);
+        match self.state {
+            State::Idle => w.u8(0),
+            State::Send {
+                value,
+                bit,
+                start,
+                deadline,
+                phase,
+            } => {
+                w.u8(1);
+                w.u8(value);
+                w.u8(bit);
+                w.u64(start);
+                w.u64(deadline);
+                let (k, at) = match phase {
+                    SendPhase::WaitIdle => (0, 0),
+                    SendPhase::Pull { at } => (1, at),
+                    SendPhase::WaitAck => (2, 0),
+                    SendPhase::Release { at } => (3, at),
+                    SendPhase::WaitRelease => (4, 0),
+                };
+                w.u8(k);
+                w.u64(at);
+            }
+            State::Recv {
+                value,
+                bit,
+                start,
+                deadline,
+                phase,
+            } => {
+                w.u8(2);
+                w.u8(value);
+                w.u8(bit);
+                w.u64(start);
+                put_opt(w, deadline);
+                match phase {
+                    RecvPhase::WaitBit { both_low_since } => {
+                        w.u8(0);
+                        put_opt(w, both_low_since);
+                    }
+                    RecvPhase::Ack { at, ack, line } => {
+                        w.u8(1);
+                        w.u64(at);
+                        w.u8(ack);
+                        w.u8(line);
+                    }
+                    RecvPhase::WaitSenderRelease { line } => {
+                        w.u8(2);
+                        w.u8(line);
+                    }
+                    RecvPhase::Release { at } => {
+                        w.u8(3);
+                        w.u64(at);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Restores what [`ByteTransport::save`] wrote.
+    pub fn load(r: &mut StateReader) -> Result<ByteTransport, StateError> {
+        let timing = Timing::load(r)?;
+        let state = match r.u8()? {
+            0 => State::Idle,
+            1 => {
+                let (value, bit, start, deadline) = (r.u8()?, r.u8()?, r.u64()?, r.u64()?);
+                let (k, at) = (r.u8()?, r.u64()?);
+                let phase = match k {
+                    0 => SendPhase::WaitIdle,
+                    1 => SendPhase::Pull { at },
+                    2 => SendPhase::WaitAck,
+                    3 => SendPhase::Release { at },
+                    4 => SendPhase::WaitRelease,
+                    _ => return Err(corrupt("link: send phase")),
+                };
+                State::Send {
+                    value,
+                    bit,
+                    start,
+                    deadline,
+                    phase,
+                }
+            }
+            2 => {
+                let (value, bit, start, deadline) = (r.u8()?, r.u8()?, r.u64()?, get_opt(r)?);
+                let phase = match r.u8()? {
+                    0 => RecvPhase::WaitBit {
+                        both_low_since: get_opt(r)?,
+                    },
+                    1 => RecvPhase::Ack {
+                        at: r.u64()?,
+                        ack: r.u8()? & 3,
+                        line: r.u8()? & 3,
+                    },
+                    2 => RecvPhase::WaitSenderRelease { line: r.u8()? & 3 },
+                    3 => RecvPhase::Release { at: r.u64()? },
+                    _ => return Err(corrupt("link: receive phase")),
+                };
+                State::Recv {
+                    value,
+                    bit,
+                    start,
+                    deadline,
+                    phase,
+                }
+            }
+            _ => return Err(corrupt("link: byte state")),
+        };
+        let bit = match state {
+            State::Send { bit, .. } | State::Recv { bit, .. } => bit,
+            State::Idle => 0,
+        };
+        if bit >= 8 {
+            return Err(corrupt("link: bit index"));
+        }
+        Ok(ByteTransport { timing, state })
     }
 }

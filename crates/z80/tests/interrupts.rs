@@ -108,6 +108,16 @@ fn nmi() {
     b.nmi_at = Some(0);
     c.step(&mut b);
     assert_eq!(c.pc, 0x0066);
+
+    // The EI shadow holds off /INT only: an NMI right after EI is taken (as in MAME's core).
+    let mut c = cpu();
+    let mut b = TestBus::new();
+    b.load(0, &[0xFB, 0x00]);
+    assert_eq!(c.step(&mut b), 4);
+    assert!(c.ei);
+    b.nmi_at = Some(0);
+    assert_eq!(c.step(&mut b), 11);
+    assert_eq!((c.pc, b.mem[0xEFFE]), (0x0066, 0x01));
 }
 
 #[test]

@@ -1,0 +1,361 @@
+//! Conformance: MANCALA played on emulated TI-82s through the keypad, every move checked
+//! against the rules crate.
+//!
+//! The harness knows the game only through the manual and the board list `L1` (layout in
+//! `docs/mancala-programs.md`): it presses keys as a player would (◄ until the arrow stops at the
+//! left end, ► to the hole, ENTER), waits for `L1` to change, and compares the board with the
+//! rules' prediction. Nothing depends on the program's other variables, so a user's original
+//! MANCALA can be checked the same way.
+
+pub mod probe;
+
+use std::path::Path;
+
+use mancala::{predict, Board, MoveOutcome, Player, Position, Rules, XorShift};
+use ti82_machine::{Calc, Key};
+use tibasic::firmware::{install, program_var, start_program, BasicFirmware};
+use tifiles::file::{ReadOptions, TiFile};
+use tifiles::var::Variable;
+
+pub use probe::{read_board, BoardProbe};
+
+/// T-states per emulated millisecond.
+pub const MS: u64 = 6_000;
+
+/// Our MANBOARD and MANCALA sources (TI-BASIC text, tokenized here).
+pub const MANBOARD_SRC: &str = include_str!("../../../programs/MANBOARD.txt");
+pub const MANCALA_SRC: &str = include_str!("../../../programs/MANCALA.txt");
+
+#[derive(Debug, thiserror::Error)]
+pub enum HarnessError {
+    #[error("{0}")]
+    Setup(String),
+    #[error("{path}: {message}")]
+    File { path: String, message: String },
+    #[error("divergence: {0}")]
+    Divergence(Box<Divergence>),
+}
+
+/// A move where the emulated board differs from the rules' prediction.
+#[derive(Debug, Clone)]
+pub struct Divergence {
+    pub rocks: u8,
+    /// Moves played so far, as (player, house).
+    pub moves: Vec<(u8, u8)>,
+    pub expected: Vec<u8>,
+    pub actual: Vec<u8>,
+    pub what: String,
+    /// The LCD as text art when it happened.
+    pub screen: String,
+}
+
+impl std::fmt::Display for Divergence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "{} (rocks per hole {})", self.what, self.rocks)?;
+        let moves: Vec<String> = self
+            .moves
+            .iter()
+            .map(|(p, h)| format!("P{p}:{h}"))
+            .collect();
+        writeln!(f, "moves: {}", moves.join(" "))?;
+        writeln!(f, "expected L1(1..14): {:?}", self.expected)?;
+        writeln!(f, "actual   L1(1..14): {:?}", self.actual)?;
+        write!(f, "screen:\n{}", self.screen)
+    }
+}
+
+/// MANBOARD and MANCALA from the project's sources.
+pub fn builtin_programs() -> Result<Vec<Variable>, HarnessError> {
+    [("MANBOARD", MANBOARD_SRC), ("MANCALA", MANCALA_SRC)]
+        .iter()
+        .map(|(name, src)| {
+            let tokens = tifiles::tokens::tokenize_source(src)
+                .map_err(|e| HarnessError::Setup(format!("programs/{name}.txt: {e}")))?;
+            program_var(name, tokens)
+                .ok_or_else(|| HarnessError::Setup(format!("bad program name {name}")))
+        })
+        .collect()
+}
+
+/// The variables in a `.82p`/`.82g`/`.uue` file (a user's own MANCALA, say).
+pub fn load_file(path: &Path) -> Result<Vec<Variable>, HarnessError> {
+    let file = TiFile::read(path, ReadOptions::default()).map_err(|e| HarnessError::File {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })?;
+    Ok(file.vars().to_vec())
+}
+
+/// Holds `k` for a moment and lets go, like a quick player (30 ms down, 30 ms up: three key
+/// scans each way).
+pub fn press(calc: &mut Calc, k: Key) {
+    calc.press(k);
+    calc.run_for(30 * MS);
+    calc.release(k);
+    calc.run_for(30 * MS);
+}
+
+/// Runs until neither the LCD (less the run indicator's corner) nor `L1` has changed for
+/// `quiet` ms, or `limit` ms passed. Returns false on the limit.
+pub fn settle(calc: &mut Calc, quiet: u64, limit: u64) -> bool {
+    let look = |c: &Calc| (glass_without_indicator(c), read_board(c.ram()));
+    let mut last = look(calc);
+    let mut stable = 0;
+    let mut waited = 0;
+    while waited < limit {
+        calc.run_for(10 * MS);
+        waited += 10;
+        let now = look(calc);
+        if now == last {
+            stable += 10;
+            if stable >= quiet {
+                return true;
+            }
+        } else {
+            stable = 0;
+            last = now;
+        }
+    }
+    false
+}
+
+fn glass_without_indicator(calc: &Calc) -> Vec<bool> {
+    let mut bits = calc.lcd().bits;
+    // The OS's run indicator animates the top-right 8×8 corner (spec §8.4).
+    for row in 0..8 {
+        for col in 88..96 {
+            bits[row * 96 + col] = false;
+        }
+    }
+    bits
+}
+
+/// A calculator on the built-in runtime with MANCALA at its main menu.
+pub struct Table {
+    pub calc: Calc,
+    pub moves_verified: u64,
+}
+
+impl Table {
+    /// Installs `programs`, runs MANBOARD (to draw `Pic1`) and starts MANCALA.
+    pub fn new(programs: &[Variable]) -> Result<Table, HarnessError> {
+        let mut calc = Calc::new(BasicFirmware::new());
+        install(calc.ram_mut(), programs)
+            .map_err(|e| HarnessError::Setup(format!("installing the programs: {e}")))?;
+        calc.run_for(100 * MS);
+        let mut t = Table {
+            calc,
+            moves_verified: 0,
+        };
+        t.run("MANBOARD")?;
+        if !settle(&mut t.calc, 300, 120_000) {
+            return Err(HarnessError::Setup("MANBOARD did not finish".into()));
+        }
+        t.run("MANCALA")?;
+        if !settle(&mut t.calc, 300, 30_000) {
+            return Err(HarnessError::Setup("MANCALA's main menu did not appear".into()));
+        }
+        Ok(t)
+    }
+
+    fn run(&mut self, name: &str) -> Result<(), HarnessError> {
+        start_program(&mut self.calc, name).map_err(HarnessError::Setup)
+    }
+
+    /// MAIN MENU → 3:ROCKS PER HOLE, type `rocks`, ENTER.
+    pub fn set_rocks(&mut self, rocks: u8) -> Result<(), HarnessError> {
+        press(&mut self.calc, Key::K3);
+        settle(&mut self.calc, 100, 10_000);
+        let digit = match rocks {
+            3 => Key::K3,
+            4 => Key::K4,
+            5 => Key::K5,
+            6 => Key::K6,
+            7 => Key::K7,
+            8 => Key::K8,
+            _ => return Err(HarnessError::Setup(format!("{rocks} rocks per hole"))),
+        };
+        press(&mut self.calc, digit);
+        press(&mut self.calc, Key::Enter);
+        settle(&mut self.calc, 150, 10_000);
+        Ok(())
+    }
+
+    /// MAIN MENU → 1:PLAY; checks the starting board.
+    pub fn play(&mut self, rules: &Rules) -> Result<(), HarnessError> {
+        press(&mut self.calc, Key::K1);
+        settle(&mut self.calc, 150, 30_000);
+        let start = Position::new(*rules);
+        let actual = self.board()?;
+        if actual.board != start.board().slots() {
+            return Err(self.divergence(
+                rules.seeds(),
+                &[],
+                start.board().slots(),
+                &actual.board,
+                "the starting board is wrong",
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn board(&self) -> Result<BoardProbe, HarnessError> {
+        read_board(self.calc.ram()).ok_or_else(|| HarnessError::Setup("L1 is not a board".into()))
+    }
+
+    fn divergence(
+        &self,
+        rocks: u8,
+        moves: &[(u8, u8)],
+        expected: &[u8],
+        actual: &[u8],
+        what: &str,
+    ) -> HarnessError {
+        HarnessError::Divergence(Box::new(Divergence {
+            rocks,
+            moves: moves.to_vec(),
+            expected: expected.to_vec(),
+            actual: actual.to_vec(),
+            what: what.to_string(),
+            screen: self.calc.lcd().to_text(),
+        }))
+    }
+
+    /// Plays `house` for `player` through the keypad and returns the board afterwards.
+    pub fn make_move(&mut self, player: Player, house: u8) -> Result<Option<BoardProbe>, HarnessError> {
+        // ◄ until the arrow stops at the left end, then ► to the hole. Player 1's holes run
+        // left to right on the bottom row; player 2's right to left on the top row (manual).
+        for _ in 0..5 {
+            press(&mut self.calc, Key::Left);
+        }
+        let rights = match player {
+            Player::One => house - 1,
+            Player::Two => 6 - house,
+        };
+        for _ in 0..rights {
+            press(&mut self.calc, Key::Right);
+        }
+        let before = self.board()?;
+        press(&mut self.calc, Key::Enter);
+        // Wait for L1 to change, then for the screen to settle at the next key wait.
+        let mut waited = 0;
+        loop {
+            let now = self.board()?;
+            if now.board != before.board {
+                break;
+            }
+            if waited > 60_000 {
+                return Ok(None);
+            }
+            self.calc.run_for(10 * MS);
+            waited += 10;
+        }
+        settle(&mut self.calc, 200, 60_000);
+        Ok(Some(self.board()?))
+    }
+
+    /// One HUMAN VS HUMAN game with moves chosen by `rng`, every move verified. Returns the
+    /// number of moves.
+    pub fn play_game(&mut self, rules: &Rules, rng: &mut XorShift) -> Result<u64, HarnessError> {
+        self.play(rules)?;
+        let mut pos = Position::new(*rules);
+        let mut moves: Vec<(u8, u8)> = Vec::new();
+        let mut n = 0;
+        while !pos.is_over() {
+            let legal = pos.legal_moves();
+            let house = legal[rng.below(legal.len())];
+            let mover = pos.to_move();
+            moves.push((mover.number(), house));
+            let expected: MoveOutcome = predict(*rules, pos.board(), mover, house)
+                .map_err(|e| HarnessError::Setup(e.to_string()))?;
+            let Some(actual) = self.make_move(mover, house)? else {
+                return Err(self.divergence(
+                    rules.seeds(),
+                    &moves,
+                    expected.board.slots(),
+                    &self.board()?.board,
+                    "the board did not change after ENTER",
+                ));
+            };
+            if actual.board != expected.board.slots() {
+                return Err(self.divergence(
+                    rules.seeds(),
+                    &moves,
+                    expected.board.slots(),
+                    &actual.board,
+                    &format!("after {expected}"),
+                ));
+            }
+            if let Some(turn) = actual.turn {
+                let want = expected.next.map_or(0, |p| p.number());
+                if turn != want {
+                    return Err(self.divergence(
+                        rules.seeds(),
+                        &moves,
+                        expected.board.slots(),
+                        &actual.board,
+                        &format!("L1(15) says player {turn} moves next, the rules say {want}"),
+                    ));
+                }
+            }
+            pos.play(house)
+                .map_err(|e| HarnessError::Setup(e.to_string()))?;
+            n += 1;
+            self.moves_verified += 1;
+        }
+        // The result screen waits for ENTER, then the main menu comes back.
+        press(&mut self.calc, Key::Enter);
+        settle(&mut self.calc, 150, 30_000);
+        Ok(n)
+    }
+}
+
+/// What a conformance run found.
+#[derive(Debug, Default)]
+pub struct Summary {
+    pub games: u64,
+    pub moves: u64,
+    pub divergences: Vec<Divergence>,
+}
+
+/// `games` HUMAN VS HUMAN games from `seed`, rocks per hole `rocks` or random 3-8 per game.
+pub fn run_games(
+    programs: &[Variable],
+    games: u64,
+    seed: u64,
+    rocks: Option<u8>,
+) -> Result<Summary, HarnessError> {
+    let mut rng = XorShift::new(seed);
+    let mut table = Table::new(programs)?;
+    let mut summary = Summary::default();
+    let mut current_rocks = 4u8;
+    for _ in 0..games {
+        let r = rocks.unwrap_or_else(|| 3 + rng.below(6) as u8);
+        let rules = Rules::ti82(r).map_err(|e| HarnessError::Setup(e.to_string()))?;
+        if r != current_rocks {
+            table.set_rocks(r)?;
+            current_rocks = r;
+        }
+        let played = table.play_game(&rules, &mut rng);
+        if std::env::var_os("HARNESS_DEBUG").is_some() {
+            eprintln!("{played:?}\n{}", table.calc.lcd().to_text());
+        }
+        match played {
+            Ok(n) => summary.moves += n,
+            Err(HarnessError::Divergence(d)) => {
+                summary.divergences.push(*d);
+                // Start again on a fresh calculator.
+                table = Table::new(programs)?;
+                current_rocks = 4;
+            }
+            Err(e) => return Err(e),
+        }
+        summary.games += 1;
+    }
+    Ok(summary)
+}
+
+/// The board `L1` shows, as rules-crate slots.
+pub fn board_of(probe: &BoardProbe) -> Option<Board> {
+    Board::from_slots(&probe.board).ok()
+}

@@ -1,0 +1,93 @@
+//! Save states: a requester and a holder saved and restored at every poll of a transfer
+//! (mid-bit included) finish exactly as an uninterrupted pair does.
+
+mod common;
+use common::*;
+
+use tifiles::var::{VarName, VarType};
+use tilink::seq::{HolderPoll, Progress};
+use tilink::state::{StateReader, StateWriter};
+use tilink::{DirectCable, Holder, LinkError, Requester, Timing, Wake, MID_TI82};
+
+fn run(reload: bool, ask: u8) -> (Result<tifiles::Variable, LinkError>, u64, usize) {
+    let mut cable = DirectCable::new(30);
+    let mut req = Requester::new(
+        MID_TI82,
+        Timing::default(),
+        VarType::List,
+        VarName::list(ask).unwrap(),
+    );
+    let mut holder = Holder::new(MID_TI82, Timing::default());
+    let mut vars = vec![list(1, &[3, 1, 4, 1, 5, 9, 2, 6])];
+    let (mut out, mut done_at, mut reloads) = (None, 0, 0);
+    cable.run(
+        u64::MAX / 2,
+        |ep| {
+            if reload {
+                let mut w = StateWriter::default();
+                req.save(&mut w);
+                let mut r = StateReader::new(&w.0);
+                req = Requester::load(&mut r).unwrap();
+                r.done().unwrap();
+                reloads += 1;
+            }
+            match req.poll(ep) {
+                Progress::Pending(w) => w,
+                Progress::Done(r) => {
+                    if out.is_none() {
+                        out = Some(r);
+                        done_at = ep.now;
+                    }
+                    Wake::NEVER
+                }
+            }
+        },
+        |ep| {
+            if reload {
+                let mut w = StateWriter::default();
+                holder.save(&mut w);
+                let mut r = StateReader::new(&w.0);
+                holder = Holder::load(&mut r).unwrap();
+                r.done().unwrap();
+            }
+            match holder.poll(ep, &mut vars) {
+                HolderPoll::Pending(w) => w,
+                HolderPoll::Event(_) => Wake::at(ep.now + 1),
+            }
+        },
+    );
+    (out.unwrap(), done_at, reloads)
+}
+
+#[test]
+fn save_and_restore_at_every_poll() {
+    for ask in [1, 2] {
+        let (plain, t_plain, _) = run(false, ask);
+        let (reloaded, t_reloaded, n) = run(true, ask);
+        assert!(n > 500, "{n} reloads");
+        assert_eq!(plain, reloaded);
+        assert_eq!(t_plain, t_reloaded);
+    }
+}
+
+#[test]
+fn corrupt_states_are_errors() {
+    let req = Requester::new(
+        MID_TI82,
+        Timing::default(),
+        VarType::List,
+        VarName::list(1).unwrap(),
+    );
+    let mut w = StateWriter::default();
+    req.save(&mut w);
+    // Every truncation and every single-byte change either loads or fails cleanly.
+    for n in 0..w.0.len() {
+        let _ = Requester::load(&mut StateReader::new(&w.0[..n]));
+    }
+    for i in 0..w.0.len() {
+        let mut b = w.0.clone();
+        b[i] ^= 0xFF;
+        let _ = Requester::load(&mut StateReader::new(&b));
+        let _ = Holder::load(&mut StateReader::new(&b));
+    }
+}

@@ -1,0 +1,414 @@
+//! What every front end shares: choosing the firmware, starting the calculator (state, files,
+//! cable, recorders), running it in chunks while playing queued keys, the status line, and
+//! shutting down (recordings closed, state saved).
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use ti82_machine::{Calc, FRAME_T};
+
+use crate::capture::{write_link_log, GifRecorder, WavRecorder};
+use crate::cli::MachineArgs;
+use crate::config::{ConfigFile, Paths};
+use crate::keymap::KeyMap;
+use crate::pacing::Pacer;
+use crate::pacing::Speed;
+use crate::render::{lcd_image, write_png};
+use crate::script::{self, ms_to_t, Step, Timing};
+use crate::session::{self, FirmwareChoice};
+use crate::tcp::{parse_addr, NetLink};
+
+/// Config, key map and firmware choice for a run.
+pub struct Setup {
+    pub paths: Paths,
+    pub config: ConfigFile,
+    pub keymap: KeyMap,
+    pub choice: FirmwareChoice,
+    /// Things to tell the user (the ROM was remembered, ...).
+    pub notes: Vec<String>,
+}
+
+impl Setup {
+    /// Reads the config and picks the firmware. `interactive`: use and update the remembered
+    /// ROM (headless runs use only `--rom`, so scripts do not depend on the config).
+    pub fn new(m: &MachineArgs, interactive: bool) -> Result<Setup> {
+        let paths = Paths::locate()?;
+        Self::with_paths(paths, m, interactive)
+    }
+
+    pub fn with_paths(paths: Paths, m: &MachineArgs, interactive: bool) -> Result<Setup> {
+        let mut config = ConfigFile::load(&paths.config_file)?;
+        let keymap = config.keymap(&paths.config_file)?;
+        let mut notes = Vec::new();
+        let choice = if let Some(rom) = &m.rom {
+            let abs = std::fs::canonicalize(rom)
+                .with_context(|| format!("{}: cannot open ROM image", rom.display()))?;
+            if interactive && config.rom.as_deref() != Some(abs.as_path()) {
+                config.rom = Some(abs.clone());
+                match config.save(&paths.config_file) {
+                    Ok(()) => notes.push(format!(
+                        "remembered the ROM in {} (--no-rom ignores it)",
+                        paths.config_file.display()
+                    )),
+                    Err(e) => notes.push(format!("could not remember the ROM: {e:#}")),
+                }
+            }
+            FirmwareChoice::Rom(abs)
+        } else if m.no_rom || !interactive {
+            FirmwareChoice::Builtin
+        } else if let Some(rom) = &config.rom {
+            if !rom.exists() {
+                bail!(
+                    "{}: the remembered ROM image is gone (from {}); give --rom FILE or --no-rom",
+                    rom.display(),
+                    paths.config_file.display()
+                );
+            }
+            FirmwareChoice::Rom(rom.clone())
+        } else {
+            FirmwareChoice::Builtin
+        };
+        Ok(Setup {
+            paths,
+            config,
+            keymap,
+            choice,
+            notes,
+        })
+    }
+}
+
+impl Setup {
+    /// The speed: `--speed` when given (not `real`), else the config file's, else real.
+    pub fn speed(&self, m: &MachineArgs) -> Result<Speed> {
+        match &self.config.speed {
+            Some(s) if m.speed == Speed::Real => s
+                .parse::<Speed>()
+                .map_err(|e| anyhow::anyhow!("{}: {e}", self.paths.config_file.display())),
+            _ => Ok(m.speed),
+        }
+    }
+}
+
+/// One queued thing to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Item {
+    Step(Step),
+    /// Start a program (resolved when reached, once the calculator is up).
+    Run(String),
+}
+
+/// Plays key steps against emulated time.
+#[derive(Default, Debug)]
+pub struct Player {
+    queue: VecDeque<Item>,
+    busy_until: u64,
+    timing: Timing,
+}
+
+impl Player {
+    /// Queues a parsed script (taps expanded).
+    pub fn push(&mut self, steps: &[Step]) {
+        for s in script::expand(steps, self.timing) {
+            self.queue.push_back(Item::Step(s));
+        }
+    }
+
+    pub fn push_run(&mut self, name: &str) {
+        self.queue.push_back(Item::Run(name.to_string()));
+    }
+
+    /// Items queued.
+    pub fn len(&self) -> usize {
+        self.queue.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+
+    pub fn is_idle(&self, now: u64) -> bool {
+        self.queue.is_empty() && now >= self.busy_until
+    }
+
+    /// Puts `steps` (taps expanded) at the front of the queue.
+    fn push_front(&mut self, steps: &[Step]) {
+        for s in script::expand(steps, self.timing).into_iter().rev() {
+            self.queue.push_front(Item::Step(s));
+        }
+    }
+
+    /// Applies every step due at `calc.now()`; returns when the next one lies in the future.
+    pub(crate) fn apply(&mut self, calc: &mut Calc) -> Result<()> {
+        while calc.now() >= self.busy_until {
+            let Some(item) = self.queue.pop_front() else {
+                break;
+            };
+            match item {
+                Item::Step(Step::Hold(b)) => b.set(calc, true),
+                Item::Step(Step::Release(b)) => b.set(calc, false),
+                Item::Step(Step::Tap(b)) => self.push_front(&[Step::Tap(b)]),
+                Item::Step(Step::Wait(ms)) => self.busy_until = calc.now() + ms_to_t(ms),
+                Item::Run(name) => self.push_front(&session::run_program_keys(calc, &name)?),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A hook for a line of commentary under the screen (the Mancala probe will use it).
+pub type Commentary = Box<dyn FnMut(&Calc) -> Option<String>>;
+
+/// A running calculator with everything plugged into it.
+pub struct Machine {
+    pub calc: Calc,
+    pub ident: String,
+    /// Where to save the state at exit (`None`: do not save).
+    pub state_path: Option<PathBuf>,
+    pub player: Player,
+    pub gif: Option<GifRecorder>,
+    pub gif_scale: usize,
+    pub wav: Option<WavRecorder>,
+    pub net: Option<NetLink>,
+    pub link_log: Option<PathBuf>,
+    pub commentary: Option<Commentary>,
+    /// Messages for the user (printed, or shown on the status line).
+    pub messages: Vec<String>,
+}
+
+impl Machine {
+    /// Starts a calculator: `persist` restores the saved state (unless `--fresh`) and saves
+    /// it at exit.
+    pub fn start(setup: &Setup, m: &MachineArgs, persist: bool) -> Result<Machine> {
+        let made = session::make_calc(&setup.choice)?;
+        let mut calc = made.calc;
+        let mut messages = setup.notes.clone();
+        let state_path = persist.then(|| session::state_path(&setup.paths.state_dir, &made.ident));
+        if let (Some(path), false) = (&state_path, m.fresh) {
+            let r = session::restore_state(&mut calc, path)?;
+            // On failure the calculator is untouched: it starts fresh.
+            if let Some(msg) = r.message(path) {
+                messages.push(msg);
+            }
+        }
+        session::load_files(&mut calc, &m.load)?;
+        Self::with_calc(calc, made.ident, state_path, m, messages)
+    }
+
+    /// Wraps an existing calculator (tests, `--pair`).
+    pub fn with_calc(
+        mut calc: Calc,
+        ident: String,
+        state_path: Option<PathBuf>,
+        m: &MachineArgs,
+        messages: Vec<String>,
+    ) -> Result<Machine> {
+        if m.wav.is_some() || m.link_log.is_some() {
+            calc.hardware_mut().link.enable_log();
+        }
+        let wav = match &m.wav {
+            Some(p) => {
+                let levels = {
+                    use ti82_machine::LinkEndpoint;
+                    calc.link().lines()
+                };
+                Some(WavRecorder::create(p, calc.now(), levels)?)
+            }
+            None => None,
+        };
+        let net = match m.link.as_slice() {
+            [] => None,
+            [mode, addr] => {
+                let addr = parse_addr(addr)?;
+                Some(match mode.to_ascii_lowercase().as_str() {
+                    "listen" => NetLink::listen(addr)?,
+                    "connect" => NetLink::connect(addr)?,
+                    other => {
+                        bail!("--link {other}: use `--link listen ADDR` or `--link connect ADDR`")
+                    }
+                })
+            }
+            _ => bail!("--link takes two values: listen|connect and an address"),
+        };
+        let mut player = Player::default();
+        if let Some(name) = &m.run {
+            // Give a ROM time to boot to the home screen first.
+            player.push(&[Step::Wait(1500)]);
+            player.push_run(name);
+        }
+        Ok(Machine {
+            calc,
+            ident,
+            state_path,
+            player,
+            gif: None,
+            gif_scale: 2,
+            wav,
+            net,
+            link_log: m.link_log.clone(),
+            commentary: None,
+            messages,
+        })
+    }
+
+    /// Runs `t` T-states, in chunks of at most a frame, playing queued keys on the way and
+    /// feeding the recorders and the cable after each chunk.
+    pub fn advance(&mut self, t: u64) -> Result<()> {
+        let end = self.calc.now().saturating_add(t);
+        loop {
+            self.player.apply(&mut self.calc)?;
+            let now = self.calc.now();
+            if now >= end {
+                break;
+            }
+            let mut chunk = (end - now).min(FRAME_T);
+            if self.player.busy_until > now {
+                chunk = chunk.min(self.player.busy_until - now);
+            }
+            self.calc.run_for(chunk);
+            self.after_chunk()?;
+        }
+        Ok(())
+    }
+
+    /// Runs until every queued key has been played.
+    pub fn run_queue(&mut self) -> Result<()> {
+        while !self.player.is_idle(self.calc.now()) {
+            let now = self.calc.now();
+            let t = self.player.busy_until.saturating_sub(now).clamp(1, FRAME_T);
+            self.advance(t)?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn after_chunk(&mut self) -> Result<()> {
+        if let Some(net) = &mut self.net {
+            let msgs = net.poll(&mut self.calc);
+            self.messages.extend(msgs);
+        }
+        let now = self.calc.now();
+        if let Some(g) = &mut self.gif {
+            g.push(&self.calc.lcd(), now)?;
+        }
+        if let Some(w) = &mut self.wav {
+            w.feed(self.calc.hardware().link.log(), now)?;
+        }
+        Ok(())
+    }
+
+    /// Starts or stops GIF recording; returns a message.
+    pub fn toggle_gif(&mut self, dir: &Path) -> Result<String> {
+        match self.gif.take() {
+            Some(g) => {
+                let n = g.frames;
+                let p = g.finish(self.calc.now())?;
+                Ok(format!("GIF saved: {} ({} frames)", p.display(), n + 1))
+            }
+            None => {
+                let p = timestamped(dir, "ti82", "gif");
+                let mut g = GifRecorder::create(&p, self.gif_scale)?;
+                g.push(&self.calc.lcd(), self.calc.now())?;
+                self.gif = Some(g);
+                Ok(format!("recording GIF to {}", p.display()))
+            }
+        }
+    }
+
+    /// Saves the LCD as a PNG in `dir` (F7); returns a message.
+    pub fn screenshot(&self, dir: &Path, scale: usize) -> Result<String> {
+        let p = timestamped(dir, "ti82", "png");
+        let (px, w, h) = lcd_image(&self.calc.lcd(), scale);
+        write_png(&p, &px, w, h)?;
+        Ok(format!("screenshot: {}", p.display()))
+    }
+
+    /// The status line: speed, link, recording, commentary.
+    pub fn status_line(&mut self, pacer: &mut Pacer) -> String {
+        let x = pacer.measure(self.calc.now());
+        let mut s = format!("{} {:.2}x", pacer.speed, x);
+        match &self.net {
+            Some(n) => s.push_str(&format!(" | {}", n.status())),
+            None => s.push_str(" | link: none"),
+        }
+        if self.gif.is_some() {
+            s.push_str(" | REC GIF");
+        }
+        if self.wav.is_some() {
+            s.push_str(" | REC WAV");
+        }
+        if let Some(c) = &mut self.commentary {
+            if let Some(line) = c(&self.calc) {
+                s.push_str(" | ");
+                s.push_str(&line);
+            }
+        }
+        s
+    }
+
+    /// Closes recordings and the cable, writes the link log and saves the state. Returns
+    /// messages for the user.
+    pub fn finish(mut self) -> Result<Vec<String>> {
+        let mut out = Vec::new();
+        if let Some(n) = &mut self.net {
+            n.close(&mut self.calc);
+        }
+        if let Some(g) = self.gif.take() {
+            let p = g.finish(self.calc.now())?;
+            out.push(format!("GIF saved: {}", p.display()));
+        }
+        if let Some(mut w) = self.wav.take() {
+            let now = self.calc.now();
+            w.feed(self.calc.hardware().link.log(), now)?;
+            out.push(format!("WAV saved: {}", w.finish()?.display()));
+        }
+        if let Some(p) = &self.link_log {
+            write_link_log(p, self.calc.hardware().link.log())?;
+            out.push(format!("link log saved: {}", p.display()));
+        }
+        if let Some(p) = &self.state_path {
+            session::save_state(&self.calc, p)?;
+            out.push(format!("state saved: {}", p.display()));
+        }
+        Ok(out)
+    }
+}
+
+/// Runs two cabled machines (see `--pair`) side by side on this thread for `t` T-states.
+pub fn advance_pair(a: &mut Machine, b: &mut Machine, t: u64) -> Result<()> {
+    let end = a.calc.now().saturating_add(t);
+    loop {
+        a.player.apply(&mut a.calc)?;
+        b.player.apply(&mut b.calc)?;
+        let now = a.calc.now();
+        if now >= end {
+            break;
+        }
+        let mut chunk = (end - now).min(FRAME_T);
+        for m in [&*a, &*b] {
+            let n = m.calc.now();
+            if m.player.busy_until > n {
+                chunk = chunk.min(m.player.busy_until - n);
+            }
+        }
+        ti82_machine::cable::run_pair(&mut a.calc, &mut b.calc, chunk.max(1));
+        a.after_chunk()?;
+        b.after_chunk()?;
+    }
+    Ok(())
+}
+
+/// `dir/PREFIX-<unix seconds>[-n].EXT`, a name not yet taken.
+pub fn timestamped(dir: &Path, prefix: &str, ext: &str) -> PathBuf {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let mut p = dir.join(format!("{prefix}-{secs}.{ext}"));
+    let mut n = 1;
+    while p.exists() {
+        p = dir.join(format!("{prefix}-{secs}-{n}.{ext}"));
+        n += 1;
+    }
+    p
+}

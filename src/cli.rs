@@ -1,0 +1,110 @@
+//! The command line (clap).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::pacing::Speed;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "ti82",
+    version,
+    about = "A TI-82 graphing calculator emulator",
+    long_about = "A TI-82 graphing calculator emulator.\n\n\
+        Without a command it opens a window (or, with no display or with --tui, draws in the \
+        terminal). Keys: F1 shows the key map; docs/frontend.md has it all.\n\n\
+        Exit codes: 0 ok, 1 bad input or a failed check, 2 usage."
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub machine: MachineArgs,
+    #[command(flatten)]
+    pub ui: UiArgs,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run a calculator: `--headless` for scripts and CI, else the interactive front end.
+    Run(RunArgs),
+}
+
+/// What calculator to run and what is plugged into it.
+#[derive(Debug, Clone, Default, Args)]
+pub struct MachineArgs {
+    /// TI-82 ROM image (128 KiB). Remembered in the config file for next time.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_rom")]
+    pub rom: Option<PathBuf>,
+    /// Ignore the remembered ROM: use the built-in runtime.
+    #[arg(long)]
+    pub no_rom: bool,
+    /// Variables to load (.82p .82g .82l ... or their UUE text).
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub load: Vec<PathBuf>,
+    /// Run this program once started.
+    #[arg(long, value_name = "NAME")]
+    pub run: Option<String>,
+    /// Emulation speed: real, a factor (2, 0.5), or turbo.
+    #[arg(long, value_name = "SPEED", default_value = "real")]
+    pub speed: Speed,
+    /// Start clean: do not restore the saved state.
+    #[arg(long)]
+    pub fresh: bool,
+    /// A link cable over TCP: `listen ADDR` or `connect ADDR` (a bare port means 127.0.0.1).
+    #[arg(long, num_args = 2, value_names = ["listen|connect", "ADDR"])]
+    pub link: Vec<String>,
+    /// Write the decoded link traffic to FILE at exit.
+    #[arg(long, value_name = "FILE")]
+    pub link_log: Option<PathBuf>,
+    /// Record the link port's two lines as audio (stereo WAV: tip left, ring right).
+    #[arg(long, value_name = "FILE")]
+    pub wav: Option<PathBuf>,
+}
+
+/// How the interactive front end looks.
+#[derive(Debug, Clone, Default, Args)]
+pub struct UiArgs {
+    /// Screen pixels per LCD pixel.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub scale: Option<u32>,
+    /// Use the terminal even when a display is available.
+    #[arg(long)]
+    pub tui: bool,
+    /// In the terminal, draw with half blocks (1×2 pixels a cell) instead of braille (2×4).
+    #[arg(long)]
+    pub blocks: bool,
+    /// Two calculators in one process, two windows, joined by a cable.
+    #[arg(long)]
+    pub pair: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub machine: MachineArgs,
+    #[command(flatten)]
+    pub ui: UiArgs,
+    /// No window, no terminal UI: run the key script, then print or save the results.
+    #[arg(long)]
+    pub headless: bool,
+    /// Key script (see docs/frontend.md), e.g. "PRGM 1 ENTER WAIT 500 RIGHT*3".
+    #[arg(long, value_name = "SCRIPT")]
+    pub keys: Option<String>,
+    /// Emulated milliseconds to run after the key script.
+    #[arg(long, value_name = "N", default_value_t = 500)]
+    pub wait_ms: u64,
+    /// Save the LCD as a PNG at the end.
+    #[arg(long, value_name = "FILE")]
+    pub screenshot: Option<PathBuf>,
+    /// Record the LCD as an animated GIF while running.
+    #[arg(long, value_name = "FILE")]
+    pub gif: Option<PathBuf>,
+    /// Print the 96×64 LCD as text art (`#` dark, `.` light).
+    #[arg(long)]
+    pub print_lcd: bool,
+    /// Print the home screen's 8 lines of 16 characters (from the text shadow in RAM).
+    #[arg(long)]
+    pub print_text: bool,
+}

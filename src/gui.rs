@@ -1,0 +1,356 @@
+//! The window front end (minifb): the skin, keyboard and mouse input, pacing, commands
+//! (help, screenshots, GIF, turbo), and `--pair` (two windows, two calculators, one cable).
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use minifb::{Key as HostKey, KeyRepeat, MouseButton, MouseMode, Window, WindowOptions};
+use ti82_machine::cable;
+
+use crate::app::{timestamped, Machine, Setup};
+use crate::cli::{MachineArgs, UiArgs};
+use crate::keymap::{Binding, Command, KeyMap};
+use crate::pacing::{Pacer, Speed};
+use crate::render::write_png;
+use crate::script::{Button, Step};
+use crate::skin::{self, Layout, Overlay};
+use crate::DEFAULT_SCALE;
+
+/// The host key name of a minifb key (see [`crate::keymap::HOST_KEYS`]).
+pub fn host_name(k: HostKey) -> Option<&'static str> {
+    use HostKey::*;
+    Some(match k {
+        A => "A",
+        B => "B",
+        C => "C",
+        D => "D",
+        E => "E",
+        F => "F",
+        G => "G",
+        H => "H",
+        I => "I",
+        J => "J",
+        K => "K",
+        L => "L",
+        M => "M",
+        N => "N",
+        O => "O",
+        P => "P",
+        Q => "Q",
+        R => "R",
+        S => "S",
+        T => "T",
+        U => "U",
+        V => "V",
+        W => "W",
+        X => "X",
+        Y => "Y",
+        Z => "Z",
+        Key0 => "0",
+        Key1 => "1",
+        Key2 => "2",
+        Key3 => "3",
+        Key4 => "4",
+        Key5 => "5",
+        Key6 => "6",
+        Key7 => "7",
+        Key8 => "8",
+        Key9 => "9",
+        F1 => "F1",
+        F2 => "F2",
+        F3 => "F3",
+        F4 => "F4",
+        F5 => "F5",
+        F6 => "F6",
+        F7 => "F7",
+        F8 => "F8",
+        F9 => "F9",
+        F10 => "F10",
+        F11 => "F11",
+        F12 => "F12",
+        Up => "Up",
+        Down => "Down",
+        Left => "Left",
+        Right => "Right",
+        Apostrophe => "Apostrophe",
+        Backquote => "Backquote",
+        Backslash => "Backslash",
+        Comma => "Comma",
+        Equal => "Equal",
+        LeftBracket => "LeftBracket",
+        Minus => "Minus",
+        Period => "Period",
+        RightBracket => "RightBracket",
+        Semicolon => "Semicolon",
+        Slash => "Slash",
+        Backspace => "Backspace",
+        Delete => "Delete",
+        End => "End",
+        Enter => "Enter",
+        Escape => "Escape",
+        Home => "Home",
+        Insert => "Insert",
+        PageDown => "PageDown",
+        PageUp => "PageUp",
+        Space => "Space",
+        Tab => "Tab",
+        LeftShift | RightShift => "Shift",
+        LeftCtrl | RightCtrl => "Ctrl",
+        LeftAlt | RightAlt => "Alt",
+        NumPad0 => "NumPad0",
+        NumPad1 => "NumPad1",
+        NumPad2 => "NumPad2",
+        NumPad3 => "NumPad3",
+        NumPad4 => "NumPad4",
+        NumPad5 => "NumPad5",
+        NumPad6 => "NumPad6",
+        NumPad7 => "NumPad7",
+        NumPad8 => "NumPad8",
+        NumPad9 => "NumPad9",
+        NumPadDot => "NumPadDot",
+        NumPadSlash => "NumPadSlash",
+        NumPadAsterisk => "NumPadAsterisk",
+        NumPadMinus => "NumPadMinus",
+        NumPadPlus => "NumPadPlus",
+        NumPadEnter => "NumPadEnter",
+        _ => return None,
+    })
+}
+
+/// Buttons that are tapped rather than held: holding Shift (2nd) and pressing 9 must give
+/// 2nd, then 9, as on the calculator, not both keys down at once.
+fn is_modifier(b: Button) -> bool {
+    matches!(
+        b,
+        Button::Key(ti82_machine::Key::Second | ti82_machine::Key::Alpha)
+    )
+}
+
+/// One calculator in one window.
+pub struct View {
+    pub window: Window,
+    pub layout: Layout,
+    pub buf: Vec<u32>,
+    pub machine: Machine,
+    held: Vec<Button>,
+    help: bool,
+    note: Option<(String, Instant)>,
+    title: String,
+}
+
+impl View {
+    pub fn open(title: &str, machine: Machine, scale: usize) -> Result<View> {
+        let layout = Layout::new(scale);
+        let window = Window::new(title, layout.width, layout.height, WindowOptions::default())
+            .map_err(|e| anyhow::anyhow!("cannot open a window: {e} (try --tui)"))?;
+        let buf = vec![0; layout.width * layout.height];
+        Ok(View {
+            window,
+            layout,
+            buf,
+            machine,
+            held: Vec::new(),
+            help: false,
+            note: None,
+            title: title.to_string(),
+        })
+    }
+
+    fn say(&mut self, msg: String) {
+        eprintln!("ti82: {msg}");
+        self.note = Some((msg, Instant::now()));
+    }
+
+    /// Reads the keyboard and mouse; returns the commands pressed this frame.
+    pub fn input(&mut self, keymap: &KeyMap) -> Vec<Command> {
+        let mut cmds = Vec::new();
+        let mut want: Vec<Button> = Vec::new();
+        let active = self.window.is_active();
+        if active {
+            for k in self.window.get_keys() {
+                let Some(name) = host_name(k) else { continue };
+                if let Some(Binding::Button(b)) = keymap.binding(name) {
+                    if !is_modifier(b) {
+                        want.push(b);
+                    }
+                }
+            }
+            for k in self.window.get_keys_pressed(KeyRepeat::No) {
+                let Some(name) = host_name(k) else { continue };
+                match keymap.binding(name) {
+                    Some(Binding::Command(c)) => cmds.push(c),
+                    Some(Binding::Button(b)) if is_modifier(b) => {
+                        self.machine.player.push(&[Step::Tap(b)])
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if self.window.get_mouse_down(MouseButton::Left) {
+            if let Some((x, y)) = self.window.get_mouse_pos(MouseMode::Discard) {
+                if let Some(b) = self.layout.key_at(x as usize, y as usize) {
+                    want.push(b);
+                }
+            }
+        }
+        for b in &self.held {
+            if !want.contains(b) {
+                b.set(&mut self.machine.calc, false);
+            }
+        }
+        for b in &want {
+            if !self.held.contains(b) {
+                b.set(&mut self.machine.calc, true);
+            }
+        }
+        self.held = want;
+        cmds
+    }
+
+    /// Carries out a command; false means quit.
+    pub fn command(&mut self, c: Command, pacer: &mut Pacer, speed: Speed) -> bool {
+        let r: Result<Option<String>> = match c {
+            Command::Quit => return false,
+            Command::Help => {
+                self.help = !self.help;
+                Ok(None)
+            }
+            Command::Screenshot => self
+                .machine
+                .screenshot(&PathBuf::from("."), self.layout.scale)
+                .map(Some),
+            Command::SkinScreenshot => {
+                let p = timestamped(&PathBuf::from("."), "ti82-skin", "png");
+                write_png(&p, &self.buf, self.layout.width, self.layout.height)
+                    .map(|_| Some(format!("screenshot: {}", p.display())))
+            }
+            Command::Gif => self.machine.toggle_gif(&PathBuf::from(".")).map(Some),
+            Command::Turbo => Ok(Some(format!("speed: {}", pacer.toggle_turbo(speed)))),
+        };
+        match r {
+            Ok(Some(m)) => self.say(m),
+            Ok(None) => {}
+            Err(e) => self.say(format!("{e:#}")),
+        }
+        true
+    }
+
+    /// Draws and shows the frame.
+    pub fn draw(&mut self, keymap: &KeyMap, pacer: &mut Pacer) -> Result<()> {
+        for m in std::mem::take(&mut self.machine.messages) {
+            self.say(m);
+        }
+        let mut status = self.machine.status_line(pacer);
+        if let Some((n, at)) = &self.note {
+            if at.elapsed() < Duration::from_secs(4) {
+                status = format!("{n} | {status}");
+            }
+        }
+        if !self.help {
+            status.push_str(" | F1 help");
+        }
+        let help = self.help.then(|| {
+            let mut lines = vec![format!("{} keys (F1 to close)", self.title)];
+            lines.extend(keymap.help_lines());
+            lines.push("Click keys with the mouse.".into());
+            lines
+        });
+        let down: Vec<Button> = self.held.clone();
+        skin::draw(
+            &mut self.buf,
+            &self.layout,
+            &self.machine.calc.lcd(),
+            &Overlay {
+                status: &status,
+                down: &down,
+                help: help.as_deref(),
+            },
+        );
+        self.window
+            .update_with_buffer(&self.buf, self.layout.width, self.layout.height)
+            .context("window update")
+    }
+}
+
+const FRAME: Duration = Duration::from_micros(16_667);
+
+/// Runs the window front end until the window closes.
+pub fn run(setup: &Setup, m: &MachineArgs, ui: &UiArgs) -> Result<()> {
+    let scale = ui.scale.or(setup.config.scale).unwrap_or(DEFAULT_SCALE) as usize;
+    let speed = setup.speed(m)?;
+    if ui.pair {
+        return run_pair(setup, m, scale, speed);
+    }
+    let machine = Machine::start(setup, m, true)?;
+    let mut view = View::open("TI-82", machine, scale)?;
+    view.window.set_target_fps(60);
+    let mut pacer = Pacer::new(speed);
+    while view.window.is_open() {
+        let mut go = true;
+        for c in view.input(&setup.keymap) {
+            go &= view.command(c, &mut pacer, speed);
+        }
+        if !go {
+            break;
+        }
+        let budget = pacer.budget(FRAME);
+        let t0 = Instant::now();
+        if let Err(e) = view.machine.advance(budget) {
+            view.say(format!("{e:#}"));
+        }
+        pacer.ran(budget, t0.elapsed());
+        view.draw(&setup.keymap, &mut pacer)?;
+    }
+    for msg in view.machine.finish()? {
+        eprintln!("ti82: {msg}");
+    }
+    Ok(())
+}
+
+/// Two calculators in two windows joined by the machine crate's cable, run on this thread.
+/// Both start fresh (no saved state) so their clocks agree.
+fn run_pair(setup: &Setup, m: &MachineArgs, scale: usize, speed: Speed) -> Result<()> {
+    let mut a = crate::session::make_calc(&setup.choice)?.calc;
+    let mut b = crate::session::make_calc(&setup.choice)?.calc;
+    crate::session::load_files(&mut a, &m.load)?;
+    crate::session::load_files(&mut b, &m.load)?;
+    cable::connect(&mut a, &mut b, cable::DEFAULT_LATENCY);
+    let plain = MachineArgs {
+        link: Vec::new(),
+        ..m.clone()
+    };
+    let ma = Machine::with_calc(a, "pair-a".into(), None, &plain, Vec::new())?;
+    let mb = Machine::with_calc(b, "pair-b".into(), None, &plain, Vec::new())?;
+    let mut va = View::open("TI-82 (A)", ma, scale)?;
+    let mut vb = View::open("TI-82 (B)", mb, scale)?;
+    va.window.set_target_fps(60);
+    vb.window.set_target_fps(0);
+    let mut pacer = Pacer::new(speed);
+    while va.window.is_open() && vb.window.is_open() {
+        let mut go = true;
+        for c in va.input(&setup.keymap) {
+            go &= va.command(c, &mut pacer, speed);
+        }
+        for c in vb.input(&setup.keymap) {
+            go &= vb.command(c, &mut pacer, speed);
+        }
+        if !go {
+            break;
+        }
+        let budget = pacer.budget(FRAME);
+        let t0 = Instant::now();
+        if let Err(e) = crate::app::advance_pair(&mut va.machine, &mut vb.machine, budget) {
+            va.say(format!("{e:#}"));
+        }
+        pacer.ran(budget, t0.elapsed());
+        va.draw(&setup.keymap, &mut pacer)?;
+        vb.draw(&setup.keymap, &mut pacer)?;
+    }
+    for v in [va, vb] {
+        for msg in v.machine.finish()? {
+            eprintln!("ti82: {msg}");
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,241 @@
+//! Key scripts: what `--keys` (and the terminal's typed characters) press.
+//!
+//! A script is a list of words separated by white space; `#` starts a comment to the end of
+//! the line. Words (case-insensitive):
+//!
+//! | word | meaning |
+//! |---|---|
+//! | `ENTER`, `2nd`, `X,T,θ`, `STO>`, `(-)`, `ON` ... | tap the key: press, hold [`Timing::hold_ms`], release, wait [`Timing::gap_ms`] |
+//! | `NAME*n` | tap the key `n` times (`RIGHT*3`) |
+//! | `WAIT n` | run `n` emulated milliseconds |
+//! | `HOLD NAME` | press the key and keep it down |
+//! | `RELEASE NAME` | release a held key |
+//!
+//! Key names are the ones printed on the keys (`ti82_machine::Key::from_name`, with its ASCII
+//! aliases such as `-`, `*`, `/`, `STO>`, `X,T,THETA`, `2ND`) plus `ON`.
+
+use std::fmt;
+
+use ti82_machine::{Calc, Key, CLOCK_HZ};
+
+/// A button: a key of the matrix, or ON (which is not in the matrix).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Button {
+    Key(Key),
+    On,
+}
+
+impl Button {
+    /// Looks a button up by its printed name (or an alias), case-insensitively.
+    pub fn from_name(name: &str) -> Option<Button> {
+        if name.trim().eq_ignore_ascii_case("ON") {
+            Some(Button::On)
+        } else {
+            Key::from_name(name).map(Button::Key)
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Button::Key(k) => k.name(),
+            Button::On => "ON",
+        }
+    }
+
+    /// Presses or releases this button on `calc`.
+    pub fn set(self, calc: &mut Calc, down: bool) {
+        match self {
+            Button::Key(k) => calc.set_key(k, down),
+            Button::On => calc.set_on(down),
+        }
+    }
+}
+
+/// One step of a script.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    Tap(Button),
+    Hold(Button),
+    Release(Button),
+    /// Emulated milliseconds.
+    Wait(u64),
+}
+
+/// A script error: which word (1-based line and column) and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "key script, line {} column {}: {}",
+            self.line, self.column, self.message
+        )
+    }
+}
+
+impl std::error::Error for ScriptError {}
+
+/// Most repeats one word may ask for (keeps a typo like `RIGHT*30000000` from hanging a run).
+pub const MAX_REPEAT: u64 = 10_000;
+/// Longest single `WAIT`, in emulated ms (one emulated hour).
+pub const MAX_WAIT_MS: u64 = 3_600_000;
+
+/// Splits a script into words with their 1-based line and column.
+fn words(src: &str) -> Vec<(usize, usize, &str)> {
+    let mut out = Vec::new();
+    for (ln, line) in src.lines().enumerate() {
+        let line = match line.find('#') {
+            Some(i) => &line[..i],
+            None => line,
+        };
+        let mut start = None;
+        for (i, ch) in line
+            .char_indices()
+            .chain(std::iter::once((line.len(), ' ')))
+        {
+            if ch.is_whitespace() {
+                if let Some(s) = start.take() {
+                    let col = line[..s].chars().count() + 1;
+                    out.push((ln + 1, col, &line[s..i]));
+                }
+            } else if start.is_none() {
+                start = Some(i);
+            }
+        }
+    }
+    out
+}
+
+/// Parses a key script.
+pub fn parse(src: &str) -> Result<Vec<Step>, ScriptError> {
+    let ws = words(src);
+    let mut steps = Vec::new();
+    let mut i = 0;
+    let err = |w: &(usize, usize, &str), message: String| ScriptError {
+        line: w.0,
+        column: w.1,
+        message,
+    };
+    while i < ws.len() {
+        let w = ws[i];
+        let upper = w.2.to_ascii_uppercase();
+        match upper.as_str() {
+            "WAIT" | "HOLD" | "RELEASE" => {
+                let Some(arg) = ws.get(i + 1) else {
+                    return Err(err(&w, format!("{upper} needs an argument")));
+                };
+                if upper == "WAIT" {
+                    let ms = arg.2.trim_end_matches("ms").parse::<u64>().map_err(|_| {
+                        err(
+                            arg,
+                            format!("WAIT takes emulated milliseconds, not {:?}", arg.2),
+                        )
+                    })?;
+                    if ms > MAX_WAIT_MS {
+                        return Err(err(
+                            arg,
+                            format!("WAIT {ms} is longer than the limit of {MAX_WAIT_MS} ms"),
+                        ));
+                    }
+                    steps.push(Step::Wait(ms));
+                } else {
+                    let b = Button::from_name(arg.2)
+                        .ok_or_else(|| err(arg, format!("unknown key {:?}", arg.2)))?;
+                    steps.push(if upper == "HOLD" {
+                        Step::Hold(b)
+                    } else {
+                        Step::Release(b)
+                    });
+                }
+                i += 2;
+            }
+            _ => {
+                let (button, n) = key_word(w.2).map_err(|m| err(&w, m))?;
+                for _ in 0..n {
+                    steps.push(Step::Tap(button));
+                }
+                i += 1;
+            }
+        }
+    }
+    Ok(steps)
+}
+
+/// A key word with an optional `*n` repeat.
+fn key_word(word: &str) -> Result<(Button, u64), String> {
+    if let Some(b) = Button::from_name(word) {
+        return Ok((b, 1));
+    }
+    if let Some((name, count)) = word.rsplit_once('*') {
+        if !name.is_empty() && !count.is_empty() && count.bytes().all(|c| c.is_ascii_digit()) {
+            let b = Button::from_name(name).ok_or_else(|| format!("unknown key {name:?}"))?;
+            let n: u64 = count
+                .parse()
+                .map_err(|_| format!("bad repeat count {count:?}"))?;
+            if n > MAX_REPEAT {
+                return Err(format!("repeat {n} is over the limit of {MAX_REPEAT}"));
+            }
+            return Ok((b, n));
+        }
+    }
+    Err(format!(
+        "unknown key {word:?} (key names are as printed: ENTER, 2nd, ALPHA, X,T,θ, STO>, (-), ON, ...)"
+    ))
+}
+
+/// How long a tap holds its key and how long it waits after, in emulated ms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timing {
+    pub hold_ms: u64,
+    pub gap_ms: u64,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        // The OS scans the keypad on the timer interrupt (about 180 Hz); 60 ms down and 60 ms
+        // up is well over its debounce and repeat thresholds.
+        Timing {
+            hold_ms: 60,
+            gap_ms: 60,
+        }
+    }
+}
+
+/// Emulated milliseconds to T-states.
+pub fn ms_to_t(ms: u64) -> u64 {
+    ms.saturating_mul(CLOCK_HZ / 1000)
+}
+
+/// Expands taps into press, wait, release, wait; other steps stay as they are.
+pub fn expand(steps: &[Step], timing: Timing) -> Vec<Step> {
+    let mut out = Vec::with_capacity(steps.len() * 4);
+    for &s in steps {
+        match s {
+            Step::Tap(b) => out.extend([
+                Step::Hold(b),
+                Step::Wait(timing.hold_ms),
+                Step::Release(b),
+                Step::Wait(timing.gap_ms),
+            ]),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_and_columns() {
+        let w = words("A  B\n  # x\nC #c");
+        assert_eq!(w, vec![(1, 1, "A"), (1, 4, "B"), (3, 1, "C")]);
+    }
+}

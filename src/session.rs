@@ -1,0 +1,209 @@
+//! Making a calculator: which firmware, loading files, starting a program, and the saved state
+//! (restored at start, saved at exit, set aside when corrupt).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use ti82_machine::{Calc, RomImage, StateError};
+use tifiles::{Content, ReadOptions, TiFile, Variable};
+
+use crate::script::{Button, Step};
+use ti82_machine::Key;
+
+/// Which firmware runs the calculator.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FirmwareChoice {
+    /// The user's ROM image on the Z80.
+    Rom(PathBuf),
+    /// The built-in TI-BASIC runtime (`crates/tibasic`).
+    Builtin,
+}
+
+/// A calculator and a short name for its firmware, used to name its state file.
+pub struct Made {
+    pub calc: Calc,
+    /// `rom-<hash>` or `builtin`: one state file per ROM image, so switching ROMs never
+    /// loads a state made with another one.
+    pub ident: String,
+}
+
+/// Builds the calculator for a firmware choice.
+pub fn make_calc(choice: &FirmwareChoice) -> Result<Made> {
+    match choice {
+        FirmwareChoice::Rom(path) => {
+            let rom = RomImage::load(path)?;
+            let ident = format!("rom-{:016x}", rom.hash());
+            Ok(Made {
+                calc: Calc::from_rom(rom),
+                ident,
+            })
+        }
+        FirmwareChoice::Builtin => Ok(Made {
+            calc: builtin_calc()?,
+            ident: "builtin".into(),
+        }),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// HOOKS FOR THE BUILT-IN RUNTIME (crates/tibasic). The lead fills these in when the runtime
+// lands; until then they fail with a clear message rather than pretending.
+// ---------------------------------------------------------------------------------------
+
+/// HOOK: a calculator running the built-in runtime.
+fn builtin_calc() -> Result<Calc> {
+    bail!(
+        "the built-in runtime is not available yet: give a TI-82 ROM image with --rom FILE \
+         (see roms-README.md)"
+    )
+}
+
+/// HOOK: puts variables read from files into the calculator's RAM (the tibasic loader), or,
+/// on a ROM, sends them over the link from a virtual computer.
+fn install_vars(_calc: &mut Calc, vars: &[Variable], file: &Path) -> Result<()> {
+    let names: Vec<String> = vars.iter().map(|v| v.display_name()).collect();
+    bail!(
+        "{}: read {} ({}), but loading variables into the calculator needs the tibasic \
+         loader, which is not available yet",
+        file.display(),
+        if names.len() == 1 {
+            "1 variable"
+        } else {
+            "variables"
+        },
+        names.join(", ")
+    )
+}
+
+/// Reads `.82p .82g .82l ...` files (plain or UUE) and loads their variables.
+pub fn load_files(calc: &mut Calc, files: &[PathBuf]) -> Result<()> {
+    for f in files {
+        let file = TiFile::read(f, ReadOptions::default())?;
+        match &file.content {
+            Content::Vars(vars) => install_vars(calc, vars, f)?,
+            Content::Backup(_) => bail!(
+                "{}: a memory backup; --load takes variables (.82p .82g .82l ...)",
+                f.display()
+            ),
+        }
+    }
+    Ok(())
+}
+
+/// HOOK (built-in runtime): the runtime can start a program directly
+/// (`tibasic::firmware::BasicFirmware::run_program`) instead of these keys.
+///
+/// Keys that start program `name` from the home screen on a ROM calculator: CLEAR, PRGM,
+/// down to the program in the alphabetical EXEC list, ENTER pastes `prgmNAME`, ENTER runs
+/// it. Fails if there is no such program in RAM.
+pub fn run_program_keys(calc: &Calc, name: &str) -> Result<Vec<Step>> {
+    // Program names are upper case on the calculator; accept any case here.
+    let want = tifiles::VarName::program(&name.to_ascii_uppercase())
+        .with_context(|| format!("--run {name}"))?;
+    let names = tibasic::firmware::program_names(calc.ram());
+    let Some(i) = names.iter().position(|n| n.as_slice() == want.bytes()) else {
+        let list: Vec<String> = names.iter().map(|n| tibasic::font::decode(n)).collect();
+        bail!(
+            "--run {name}: no such program in the calculator (programs: {})",
+            if list.is_empty() {
+                "none".to_string()
+            } else {
+                list.join(", ")
+            }
+        );
+    };
+    let mut steps = vec![
+        Step::Tap(Button::Key(Key::Clear)),
+        Step::Tap(Button::Key(Key::Prgm)),
+    ];
+    steps.extend(std::iter::repeat_n(Step::Tap(Button::Key(Key::Down)), i));
+    steps.push(Step::Tap(Button::Key(Key::Enter)));
+    steps.push(Step::Tap(Button::Key(Key::Enter)));
+    Ok(steps)
+}
+
+// ---------------------------------------------------------------------------------------
+// Saved state
+// ---------------------------------------------------------------------------------------
+
+/// The state file for a firmware ident.
+pub fn state_path(dir: &Path, ident: &str) -> PathBuf {
+    dir.join(format!("{ident}.state"))
+}
+
+/// What happened to the saved state at start.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Restored {
+    /// Nothing saved yet (or `--fresh`).
+    Fresh,
+    Restored,
+    /// The file could not be used; it was renamed to `moved_to`.
+    SetAside {
+        moved_to: PathBuf,
+        reason: String,
+    },
+}
+
+impl Restored {
+    /// A line for the user, if there is something to say.
+    pub fn message(&self, path: &Path) -> Option<String> {
+        match self {
+            Restored::Fresh => None,
+            Restored::Restored => Some(format!("restored the state from {}", path.display())),
+            Restored::SetAside { moved_to, reason } => Some(format!(
+                "could not use the saved state ({reason}); kept it as {} and started fresh",
+                moved_to.display()
+            )),
+        }
+    }
+}
+
+/// Restores `path` into `calc`. A file that cannot be used is renamed (never deleted) so a
+/// fresh start does not overwrite it.
+pub fn restore_state(calc: &mut Calc, path: &Path) -> Result<Restored> {
+    match calc.load_state(path) {
+        Ok(()) => Ok(Restored::Restored),
+        Err(StateError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+            Ok(Restored::Fresh)
+        }
+        Err(e) => {
+            let reason = e.to_string();
+            let moved_to = set_aside(path)?;
+            Ok(Restored::SetAside { moved_to, reason })
+        }
+    }
+}
+
+/// Renames `path` to `path.corrupt-N` with the first free N.
+pub fn set_aside(path: &Path) -> Result<PathBuf> {
+    let mut n = 1u32;
+    loop {
+        let mut name = path.file_name().unwrap_or_default().to_os_string();
+        name.push(format!(".corrupt-{n}"));
+        let to = path.with_file_name(name);
+        if !to.exists() {
+            std::fs::rename(path, &to).with_context(|| {
+                format!(
+                    "{}: cannot set the unusable state aside as {}",
+                    path.display(),
+                    to.display()
+                )
+            })?;
+            return Ok(to);
+        }
+        n += 1;
+        if n > 10_000 {
+            bail!("{}: too many set-aside states beside it", path.display());
+        }
+    }
+}
+
+/// Saves the state of `calc` to `path` (atomically, creating the folder).
+pub fn save_state(calc: &Calc, path: &Path) -> Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("{}: cannot create folder", dir.display()))?;
+    }
+    calc.save_state(path)?;
+    Ok(())
+}

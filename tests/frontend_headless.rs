@@ -1,0 +1,194 @@
+//! The headless runner on a synthetic ROM: LCD text art, the text shadow, key scripts reaching
+//! the keypad, the PNG size, and the same through the `ti82` binary.
+
+#[path = "frontend_rom.rs"]
+mod rom;
+
+use std::process::Command;
+
+use ti82::app::Machine;
+use ti82::cli::MachineArgs;
+use ti82::headless::Headless;
+use ti82::render::read_png;
+
+fn machine() -> Machine {
+    Machine::with_calc(
+        rom::calc(),
+        "test".into(),
+        None,
+        &MachineArgs::default(),
+        Vec::new(),
+    )
+    .unwrap()
+}
+
+fn run(h: &Headless) -> String {
+    let mut m = machine();
+    let mut out = Vec::new();
+    h.run(&mut m, &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn print_lcd_shows_the_ramp() {
+    let out = run(&Headless {
+        wait_ms: 50,
+        print_lcd: true,
+        ..Headless::default()
+    });
+    assert_eq!(out, rom::expected_lcd());
+}
+
+#[test]
+fn print_text_and_keys() {
+    let up = run(&Headless {
+        wait_ms: 20,
+        print_text: true,
+        ..Headless::default()
+    });
+    let lines: Vec<&str> = up.lines().collect();
+    assert_eq!(lines.len(), 8);
+    assert_eq!(lines[0], "HI              ");
+    assert_eq!(lines[1], " -              ");
+    let held = run(&Headless {
+        keys: Some("WAIT 10 HOLD ENTER".into()),
+        wait_ms: 20,
+        print_text: true,
+        ..Headless::default()
+    });
+    assert_eq!(held.lines().nth(1), Some(" E              "));
+    let released = run(&Headless {
+        keys: Some("HOLD ENTER WAIT 10 RELEASE ENTER ENTER*2".into()),
+        wait_ms: 20,
+        print_text: true,
+        ..Headless::default()
+    });
+    assert_eq!(released.lines().nth(1), Some(" -              "));
+}
+
+#[test]
+fn bad_script_fails_before_running() {
+    let mut m = machine();
+    let e = Headless {
+        keys: Some("ENTER FROB".into()),
+        ..Headless::default()
+    }
+    .run(&mut m, &mut Vec::new())
+    .unwrap_err();
+    assert!(e.to_string().contains("FROB"), "{e}");
+    assert_eq!(m.calc.now(), 0, "nothing ran");
+}
+
+#[test]
+fn screenshot_png_size_and_pixels() {
+    let dir = rom::temp_dir("shot");
+    let p = dir.join("shot.png");
+    run(&Headless {
+        wait_ms: 50,
+        screenshot: Some(p.clone()),
+        scale: 3,
+        ..Headless::default()
+    });
+    let (px, w, h) = read_png(&p).unwrap();
+    assert_eq!((w, h), (288, 192));
+    // Row 0 is 0x40 in every byte: pixel 1 dark, pixel 0 light, crisp 3×3 blocks.
+    let dark = px[3];
+    let light = px[0];
+    assert_ne!(dark, light);
+    assert_eq!(px[5 + 2 * w], dark);
+    assert_eq!(px[6], light);
+}
+
+#[test]
+fn binary_headless_end_to_end() {
+    let dir = rom::temp_dir("bin");
+    let rom_path = rom::write_rom(&dir);
+    let shot = dir.join("out.png");
+    let out = Command::new(env!("CARGO_BIN_EXE_ti82"))
+        .env("TI82_HOME", &dir)
+        .args(["run", "--headless", "--rom"])
+        .arg(&rom_path)
+        .args([
+            "--keys",
+            "HOLD ENTER",
+            "--wait-ms",
+            "50",
+            "--print-lcd",
+            "--print-text",
+        ])
+        .args(["--scale", "2", "--screenshot"])
+        .arg(&shot)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with(&rom::expected_lcd()));
+    assert!(text.ends_with("HI              \n E              \n                \n                \n                \n                \n                \n                \n"), "{text}");
+    let (_, w, h) = read_png(&shot).unwrap();
+    assert_eq!((w, h), (192, 128));
+    // Headless runs never remember the ROM nor save a state.
+    assert!(!dir.join("config.toml").exists());
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+}
+
+#[test]
+fn binary_errors_and_exit_codes() {
+    let dir = rom::temp_dir("codes");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_ti82"))
+            .env("TI82_HOME", &dir)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let o = run(&["run", "--headless", "--rom", "no/such.rom"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no/such.rom"));
+    let o = run(&["run", "--headless", "--no-rom"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("built-in runtime is not available yet"));
+    let o = run(&["--speed", "fast"]);
+    assert_eq!(o.status.code(), Some(2));
+    // --load reads the file (errors name it) before the loader hook refuses it.
+    let rom_path = rom::write_rom(&dir);
+    let prog = dir.join("HELLO.82p");
+    let var = tifiles::Variable::program("HELLO", vec![0xDE, 0x2A, 0x48, 0x2A]).unwrap();
+    tifiles::TiFile::new("test", vec![var])
+        .write(&prog)
+        .unwrap();
+    let o = run(&[
+        "run",
+        "--headless",
+        "--rom",
+        rom_path.to_str().unwrap(),
+        "--load",
+        prog.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("HELLO.82p") && err.contains("HELLO") && err.contains("not available yet"),
+        "{err}"
+    );
+    let bad = dir.join("bad.82p");
+    std::fs::write(&bad, b"**TI82**garbage").unwrap();
+    let o = run(&[
+        "run",
+        "--headless",
+        "--rom",
+        rom_path.to_str().unwrap(),
+        "--load",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("bad.82p"));
+    let short = dir.join("short.rom");
+    std::fs::write(&short, [0u8; 100]).unwrap();
+    let o = run(&["run", "--headless", "--rom", short.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("truncated"));
+}
