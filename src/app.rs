@@ -177,6 +177,9 @@ pub struct Machine {
     pub messages: Vec<String>,
 }
 
+/// Emulated milliseconds MANBOARD takes to draw the board on the built-in runtime.
+pub const MANBOARD_MS: u64 = 6_000;
+
 impl Machine {
     /// Starts a calculator: `persist` restores the saved state (unless `--fresh`) and saves
     /// it at exit.
@@ -185,15 +188,25 @@ impl Machine {
         let mut calc = made.calc;
         let mut messages = setup.notes.clone();
         let state_path = persist.then(|| session::state_path(&setup.paths.state_dir, &made.ident));
+        let mut restored = false;
         if let (Some(path), false) = (&state_path, m.fresh) {
             let r = session::restore_state(&mut calc, path)?;
+            restored = r == session::Restored::Restored;
             // On failure the calculator is untouched: it starts fresh.
             if let Some(msg) = r.message(path) {
                 messages.push(msg);
             }
         }
         session::load_files(&mut calc, &m.load)?;
-        Self::with_calc(calc, made.ident, state_path, m, messages)
+        let mut machine = Self::with_calc(calc, made.ident, state_path, m, messages)?;
+        // A fresh built-in calculator starts the game as its users did: MANBOARD draws the
+        // board, then MANCALA's main menu (a restored one resumes where it was left).
+        if !restored && m.run.is_none() && session::is_builtin(&machine.calc) {
+            machine.player.push_run("MANBOARD");
+            machine.player.push(&[Step::Wait(MANBOARD_MS)]);
+            machine.player.push_run("MANCALA");
+        }
+        Ok(machine)
     }
 
     /// Wraps an existing calculator (tests, `--pair`).

@@ -29,6 +29,27 @@ pub struct Cli {
 pub enum Command {
     /// Run a calculator: `--headless` for scripts and CI, else the interactive front end.
     Run(RunArgs),
+    /// Play random MANCALA games through the keypad and check every move against the rules.
+    Conformance(ConformanceArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ConformanceArgs {
+    /// A TI-82 ROM image (not supported yet: the built-in runtime is checked).
+    #[arg(long, value_name = "FILE")]
+    pub rom: Option<PathBuf>,
+    /// MANBOARD and MANCALA from a file (.82p .82g .uue) instead of our own programs.
+    #[arg(long, value_name = "FILE")]
+    pub program: Vec<PathBuf>,
+    /// Number of games.
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// Seed for the moves (and the rocks per hole when --rocks is not given).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Rocks per hole (3 to 8); random per game when not given.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(3..=8))]
+    pub rocks: Option<u8>,
 }
 
 /// What calculator to run and what is plugged into it.

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Parser;
 use ti82::app::{Machine, Setup};
-use ti82::cli::{Cli, Command, MachineArgs, RunArgs, UiArgs};
+use ti82::cli::{Cli, Command, ConformanceArgs, MachineArgs, RunArgs, UiArgs};
 use ti82::headless::Headless;
 use ti82::{gui, have_display, tui, DEFAULT_SCALE};
 
@@ -14,6 +14,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Run(args)) if args.headless => headless(&args),
         Some(Command::Run(args)) => interactive(&args.machine, &args.ui),
+        Some(Command::Conformance(args)) => conformance(&args),
         None => interactive(&cli.machine, &cli.ui),
     };
     match result {
@@ -61,4 +62,40 @@ fn interactive(machine: &MachineArgs, ui: &UiArgs) -> Result<()> {
         return tui::run(&setup, machine, ui);
     }
     gui::run(&setup, machine, ui)
+}
+
+fn conformance(args: &ConformanceArgs) -> Result<()> {
+    if let Some(rom) = &args.rom {
+        anyhow::bail!(
+            "{}: conformance on a real ROM needs MANCALA sent over the link, which is not \
+             implemented yet; run without --rom to check the built-in runtime",
+            rom.display()
+        );
+    }
+    let programs = if args.program.is_empty() {
+        ti82_harness::builtin_programs()?
+    } else {
+        let mut vars = Vec::new();
+        for p in &args.program {
+            vars.extend(ti82_harness::load_file(p)?);
+        }
+        vars
+    };
+    let start = std::time::Instant::now();
+    let summary = ti82_harness::run_games(&programs, args.games, args.seed, args.rocks)?;
+    let secs = start.elapsed().as_secs_f64();
+    for d in &summary.divergences {
+        println!("{d}");
+    }
+    println!(
+        "{} games, {} moves verified, {} divergences, {:.0} games/s",
+        summary.games,
+        summary.moves,
+        summary.divergences.len(),
+        summary.games as f64 / secs.max(1e-9)
+    );
+    if !summary.divergences.is_empty() {
+        anyhow::bail!("{} divergences", summary.divergences.len());
+    }
+    Ok(())
 }

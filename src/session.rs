@@ -45,26 +45,34 @@ pub fn make_calc(choice: &FirmwareChoice) -> Result<Made> {
     }
 }
 
-// ---------------------------------------------------------------------------------------
-// HOOKS FOR THE BUILT-IN RUNTIME (crates/tibasic). The lead fills these in when the runtime
-// lands; until then they fail with a clear message rather than pretending.
-// ---------------------------------------------------------------------------------------
-
-/// HOOK: a calculator running the built-in runtime.
+/// A calculator running the built-in runtime, with MANBOARD and MANCALA in its memory.
 fn builtin_calc() -> Result<Calc> {
-    bail!(
-        "the built-in runtime is not available yet: give a TI-82 ROM image with --rom FILE \
-         (see roms-README.md)"
-    )
+    let mut calc = Calc::new(tibasic::firmware::BasicFirmware::new());
+    let programs = ti82_harness::builtin_programs()?;
+    tibasic::firmware::install(calc.ram_mut(), &programs)
+        .context("putting MANBOARD and MANCALA into the calculator's memory")?;
+    Ok(calc)
 }
 
-/// HOOK: puts variables read from files into the calculator's RAM (the tibasic loader), or,
-/// on a ROM, sends them over the link from a virtual computer.
-fn install_vars(_calc: &mut Calc, vars: &[Variable], file: &Path) -> Result<()> {
+/// Whether `calc` runs the built-in runtime (rather than a ROM).
+pub fn is_builtin(calc: &Calc) -> bool {
+    calc.firmware()
+        .as_any()
+        .is::<tibasic::firmware::BasicFirmware>()
+}
+
+/// Puts variables read from files into the calculator: straight into the VAT on the built-in
+/// runtime. A ROM calculator would receive them over the link from a virtual computer, which
+/// is not written yet.
+fn install_vars(calc: &mut Calc, vars: &[Variable], file: &Path) -> Result<()> {
+    if is_builtin(calc) {
+        return tibasic::firmware::install(calc.ram_mut(), vars)
+            .with_context(|| format!("{}: loading it into the calculator", file.display()));
+    }
     let names: Vec<String> = vars.iter().map(|v| v.display_name()).collect();
     bail!(
-        "{}: read {} ({}), but loading variables into the calculator needs the tibasic \
-         loader, which is not available yet",
+        "{}: read {} ({}), but sending variables to a calculator running a ROM (over the link, \
+         as a computer would) is not implemented yet; use the built-in runtime (--no-rom)",
         file.display(),
         if names.len() == 1 {
             "1 variable"
@@ -90,9 +98,6 @@ pub fn load_files(calc: &mut Calc, files: &[PathBuf]) -> Result<()> {
     Ok(())
 }
 
-/// HOOK (built-in runtime): the runtime can start a program directly
-/// (`tibasic::firmware::BasicFirmware::run_program`) instead of these keys.
-///
 /// Keys that start program `name` from the home screen on a ROM calculator: CLEAR, PRGM,
 /// down to the program in the alphabetical EXEC list, ENTER pastes `prgmNAME`, ENTER runs
 /// it. Fails if there is no such program in RAM.

@@ -148,9 +148,8 @@ fn binary_errors_and_exit_codes() {
     let o = run(&["run", "--headless", "--rom", "no/such.rom"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no/such.rom"));
-    let o = run(&["run", "--headless", "--no-rom"]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("built-in runtime is not available yet"));
+    let o = run(&["run", "--headless", "--no-rom", "--wait-ms", "100"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     let o = run(&["--speed", "fast"]);
     assert_eq!(o.status.code(), Some(2));
     // --load reads the file (errors name it) before the loader hook refuses it.
@@ -171,9 +170,25 @@ fn binary_errors_and_exit_codes() {
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("HELLO.82p") && err.contains("HELLO") && err.contains("not available yet"),
+        err.contains("HELLO.82p") && err.contains("HELLO") && err.contains("not implemented yet"),
         "{err}"
     );
+    // On the built-in runtime --load puts it in memory and --run starts it.
+    let o = run(&[
+        "run",
+        "--headless",
+        "--no-rom",
+        "--load",
+        prog.to_str().unwrap(),
+        "--run",
+        "HELLO",
+        "--wait-ms",
+        "500",
+        "--print-text",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("prgmHELLO") && text.contains("\nH    ") && text.contains("Done"), "{text}");
     let bad = dir.join("bad.82p");
     std::fs::write(&bad, b"**TI82**garbage").unwrap();
     let o = run(&[

@@ -119,15 +119,15 @@ pub fn settle(calc: &mut Calc, quiet: u64, limit: u64) -> bool {
     false
 }
 
-fn glass_without_indicator(calc: &Calc) -> Vec<bool> {
-    let mut bits = calc.lcd().bits;
+fn glass_without_indicator(calc: &Calc) -> Vec<u8> {
+    // The T6A04's display RAM (15 bytes a row), not the rendered glass: comparing it is
+    // cheap, and it changes exactly when the picture does.
+    let mut ram = calc.hardware().lcd.display_ram().to_vec();
     // The OS's run indicator animates the top-right 8×8 corner (spec §8.4).
     for row in 0..8 {
-        for col in 88..96 {
-            bits[row * 96 + col] = false;
-        }
+        ram[row * 15 + 11] = 0;
     }
-    bits
+    ram
 }
 
 /// A calculator on the built-in runtime with MANCALA at its main menu.

@@ -131,7 +131,7 @@ fn check_legal_moves(pos: &Position) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1000))]
+    #![proptest_config(ProptestConfig::with_cases(5000))]
 
     #[test]
     fn random_games_keep_every_invariant(rules in rules_strategy(), seed in any::<u64>()) {

@@ -209,10 +209,9 @@ impl BasicFirmware {
         }
         let img = self.image(hw);
         for col in 0..12 {
-            let rows: Vec<usize> = (0..64)
-                .filter(|r| img[r * 12 + col] != self.pushed[r * 12 + col])
-                .collect();
-            let (Some(&first), Some(&last)) = (rows.first(), rows.last()) else {
+            let differs = |r: &usize| img[r * 12 + col] != self.pushed[r * 12 + col];
+            let (Some(first), Some(last)) = ((0..64).find(differs), (0..64).rev().find(differs))
+            else {
                 continue;
             };
             hw.write_port(0x10, 0x20 + col as u8, hw.now);
@@ -666,8 +665,11 @@ impl BasicFirmware {
             }
         }
         if self.shell == Shell::Running {
+            // The indicator steps every 4 scans (25 Hz).
             self.indicator = self.indicator.wrapping_add(1);
-            self.st.dirty = true;
+            if self.indicator % 4 == 0 {
+                self.st.dirty = true;
+            }
         }
         self.next_scan = hw.now + SCAN_PERIOD;
     }
@@ -1082,7 +1084,7 @@ fn draw_indicator(img: &mut [u8; SCREEN_BYTES], phase: u8, paused: bool) {
         let on = if paused {
             row % 2 == 0
         } else {
-            (row + 7 - (phase as usize % 7)) % 7 < 4
+            (row + 7 - (phase as usize / 4 % 7)) % 7 < 4
         };
         let i = row * 12 + col / 8;
         let m = 0x80u8 >> (col % 8);

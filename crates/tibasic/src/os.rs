@@ -84,6 +84,8 @@ pub struct OsState {
     pub scroll_pending: bool,
     /// The screen changed since it was last pushed to the LCD.
     pub dirty: bool,
+    /// Where recently used variables' VAT entries were (a hint, always re-checked).
+    pub vat_hints: Vec<(VarType, VarName, u16)>,
 }
 
 /// The calculator during one interpreter step.
@@ -169,8 +171,56 @@ impl<'a> Os<'a> {
         self.hw.now += t;
     }
 
-    fn find(&self, ty: VarType, name: &VarName) -> Result<Option<vat::VatEntry>, ErrorKind> {
-        vat::find(self.ram(), ty, name).map_err(vat_err)
+    /// Finds a variable's VAT entry. Every variable access of a running program comes here,
+    /// so the entry's address is remembered and checked in place next time (type and name
+    /// bytes still there, inside the VAT) before the VAT is walked again.
+    fn find(&mut self, ty: VarType, name: &VarName) -> Result<Option<vat::VatEntry>, ErrorKind> {
+        if !ty.is_program() {
+            if let Some(&(_, _, addr)) = self
+                .st
+                .vat_hints
+                .iter()
+                .find(|(t, n, _)| *t == ty && n == name)
+            {
+                if let Some(e) = self.entry_at(addr, ty, name) {
+                    return Ok(Some(e));
+                }
+            }
+        }
+        let found = vat::find(self.ram(), ty, name).map_err(vat_err)?;
+        if let Some(e) = &found {
+            if !ty.is_program() {
+                let hints = &mut self.st.vat_hints;
+                hints.retain(|(t, n, _)| !(*t == ty && n == name));
+                if hints.len() >= 32 {
+                    hints.remove(0);
+                }
+                hints.push((ty, *name, e.entry_addr));
+            }
+        }
+        Ok(found)
+    }
+
+    /// The 6-byte VAT entry at `addr` if it is still `ty` `name` (spec §7.3).
+    fn entry_at(&self, addr: u16, ty: VarType, name: &VarName) -> Option<vat::VatEntry> {
+        let ram = self.ram();
+        let p_temp = vat::word(ram, vat::P_TEMP);
+        if addr > vat::SYM_TABLE || addr < p_temp.saturating_add(6) {
+            return None;
+        }
+        let at = |a: u16| ram[screen::off(a)];
+        let type_byte = at(addr);
+        let stored = [at(addr - 3), at(addr - 4), at(addr - 5)];
+        if type_byte & 0x1F != ty.to_byte() || VarName::from_bytes(&stored) != *name {
+            return None;
+        }
+        Some(vat::VatEntry {
+            type_byte,
+            entry_addr: addr,
+            entry_len: 6,
+            data_addr: u16::from_le_bytes([at(addr - 1), at(addr - 2)]),
+            name: *name,
+        })
     }
 
     fn store_var(&mut self, name: VarName, data: VarData) -> Result<(), ErrorKind> {

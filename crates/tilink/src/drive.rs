@@ -236,6 +236,8 @@ impl VirtualCable {
             // cable's overshoot allowance.
             let target = (self.now + self.latency - 32).min(until);
             if target > calc.now() {
+                let before = calc.now();
+                if before > 1_540_000 { eprintln!("run_for {} -> {} (now {} heard {})", before, target, self.now, self.heard); }
                 calc.run_for(target - calc.now());
             }
         }
