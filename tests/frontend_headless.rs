@@ -149,7 +149,12 @@ fn binary_errors_and_exit_codes() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no/such.rom"));
     let o = run(&["run", "--headless", "--no-rom", "--wait-ms", "100"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let o = run(&["--speed", "fast"]);
     assert_eq!(o.status.code(), Some(2));
     // --load reads the file (errors name it) before the loader hook refuses it.
@@ -186,9 +191,17 @@ fn binary_errors_and_exit_codes() {
         "500",
         "--print-text",
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let text = String::from_utf8_lossy(&o.stdout);
-    assert!(text.contains("prgmHELLO") && text.contains("\nH    ") && text.contains("Done"), "{text}");
+    assert!(
+        text.contains("prgmHELLO") && text.contains("\nH    ") && text.contains("Done"),
+        "{text}"
+    );
     let bad = dir.join("bad.82p");
     std::fs::write(&bad, b"**TI82**garbage").unwrap();
     let o = run(&[

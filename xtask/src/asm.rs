@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The folders (relative to the workspace root) whose sources are assembled.
-const DIRS: &[&str] = &["tests/z80", "tests/roms"];
+const DIRS: &[&str] = &["tests/z80", "tests/roms", "crates/machine/tests/roms"];
 
 /// The workspace root: the parent of xtask's own folder.
 pub fn workspace_root() -> PathBuf {

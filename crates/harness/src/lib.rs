@@ -153,7 +153,9 @@ impl Table {
         }
         t.run("MANCALA")?;
         if !settle(&mut t.calc, 300, 30_000) {
-            return Err(HarnessError::Setup("MANCALA's main menu did not appear".into()));
+            return Err(HarnessError::Setup(
+                "MANCALA's main menu did not appear".into(),
+            ));
         }
         Ok(t)
     }
@@ -222,7 +224,11 @@ impl Table {
     }
 
     /// Plays `house` for `player` through the keypad and returns the board afterwards.
-    pub fn make_move(&mut self, player: Player, house: u8) -> Result<Option<BoardProbe>, HarnessError> {
+    pub fn make_move(
+        &mut self,
+        player: Player,
+        house: u8,
+    ) -> Result<Option<BoardProbe>, HarnessError> {
         // ◄ until the arrow stops at the left end, then ► to the hole. Player 1's holes run
         // left to right on the bottom row; player 2's right to left on the top row (manual).
         for _ in 0..5 {

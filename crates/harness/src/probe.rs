@@ -23,7 +23,10 @@ pub fn read_board(ram: &[u8]) -> Option<BoardProbe> {
     if l1.len() < 14 {
         return None;
     }
-    let board = l1[..14].iter().map(|&f| small(f)).collect::<Option<Vec<u8>>>()?;
+    let board = l1[..14]
+        .iter()
+        .map(|&f| small(f))
+        .collect::<Option<Vec<u8>>>()?;
     let turn = l1.get(14).and_then(|&f| small(f));
     Some(BoardProbe { board, turn })
 }

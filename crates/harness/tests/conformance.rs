@@ -16,7 +16,10 @@ fn the_manuals_example_capture_on_a_rock_that_is_not_the_last() {
     for house in [3u8, 6, 1] {
         let mover = pos.to_move();
         let expected = pos.play(house).expect("legal");
-        let actual = table.make_move(mover, house).expect("keys").expect("board changed");
+        let actual = table
+            .make_move(mover, house)
+            .expect("keys")
+            .expect("board changed");
         assert_eq!(actual.board, expected.board.slots(), "after {expected}");
         let _ = Player::One;
     }
@@ -28,7 +31,11 @@ fn random_games_for_every_rocks_setting() {
     for rocks in 3..=8 {
         let summary = run_games(&programs, 1, 100 + u64::from(rocks), Some(rocks)).expect("runs");
         assert_eq!(summary.games, 1);
-        assert!(summary.moves > 10, "{rocks} rocks: a whole game was played ({} moves)", summary.moves);
+        assert!(
+            summary.moves > 10,
+            "{rocks} rocks: a whole game was played ({} moves)",
+            summary.moves
+        );
         if let Some(d) = summary.divergences.first() {
             panic!("{rocks} rocks: {d}");
         }
@@ -42,6 +49,14 @@ fn debug_many_games() {
     let programs = builtin_programs().expect("programs tokenize");
     let t = std::time::Instant::now();
     let s = run_games(&programs, 200, 1, None).expect("runs");
-    println!("{} games {} moves {} divergences in {:?}", s.games, s.moves, s.divergences.len(), t.elapsed());
-    for d in &s.divergences { println!("{d}"); }
+    println!(
+        "{} games {} moves {} divergences in {:?}",
+        s.games,
+        s.moves,
+        s.divergences.len(),
+        t.elapsed()
+    );
+    for d in &s.divergences {
+        println!("{d}");
+    }
 }

@@ -667,7 +667,7 @@ impl BasicFirmware {
         if self.shell == Shell::Running {
             // The indicator steps every 4 scans (25 Hz).
             self.indicator = self.indicator.wrapping_add(1);
-            if self.indicator % 4 == 0 {
+            if self.indicator & 3 == 0 {
                 self.st.dirty = true;
             }
         }

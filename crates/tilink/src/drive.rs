@@ -199,7 +199,9 @@ impl VirtualCable {
         // A new side (or the same one) is polled first at our current time: changes made
         // there are not yet promised away (we reported "nothing before `now`").
         self.wake = Wake::at(self.now);
+        let mut dbg = 0;
         loop {
+            if calc.now() > 1_550_100 && dbg < 30 { dbg += 1; eprintln!("outer calc {} now {} heard {} polled {} wake {:?} arr {:?}", calc.now(), self.now, self.heard, self.polled, self.wake, self.arrivals); }
             self.pump();
             // Nothing the calculator does from `heard` on is visible here before
             // `heard + latency`.
@@ -236,8 +238,6 @@ impl VirtualCable {
             // cable's overshoot allowance.
             let target = (self.now + self.latency - 32).min(until);
             if target > calc.now() {
-                let before = calc.now();
-                if before > 1_540_000 { eprintln!("run_for {} -> {} (now {} heard {})", before, target, self.now, self.heard); }
                 calc.run_for(target - calc.now());
             }
         }

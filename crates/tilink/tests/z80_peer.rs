@@ -84,13 +84,24 @@ fn virtual_computer_receives_from_a_z80_sender() {
         if got.len() == COUNT {
             break;
         }
-        eprintln!("t {} got {} exit {:?} pc {}", calc.now(), got.len(), calc.test_exit(), pc.now());
+        eprintln!(
+            "t {} got {} exit {:?} pc {}",
+            calc.now(),
+            got.len(),
+            calc.test_exit(),
+            pc.now()
+        );
         let until = calc.now() + 50_000;
         let mut polls = 0u64;
         pc.run(&mut calc, until, |ep| loop {
             polls += 1;
             if polls % 100_000 == 0 {
-                eprintln!("poll {} at {} lines {}", polls, ep.now, ep.port.levels(ep.now));
+                eprintln!(
+                    "poll {} at {} lines {}",
+                    polls,
+                    ep.now,
+                    ep.port.levels(ep.now)
+                );
             }
             if got.len() == COUNT {
                 return Wake::NEVER;
