@@ -338,7 +338,7 @@ fn load(cpu: &mut Cpu, r: &Regs) {
     };
     cpu.wz = w[12];
     cpu.i = r.i;
-    cpu.r = r.r;
+    cpu.set_r(r.r);
     cpu.iff1 = r.iff1;
     cpu.iff2 = r.iff2;
     cpu.im = r.im;
@@ -369,7 +369,7 @@ fn state(cpu: &Cpu) -> Regs {
             cpu.wz,
         ],
         i: cpu.i,
-        r: cpu.r,
+        r: cpu.r(),
         iff1: cpu.iff1,
         iff2: cpu.iff2,
         im: cpu.im,

@@ -209,7 +209,7 @@ fn load(s: &State) -> Cpu {
     cpu.sp = s.sp;
     cpu.pc = s.pc;
     cpu.i = s.i;
-    cpu.r = s.r;
+    cpu.set_r(s.r);
     cpu.wz = s.wz;
     cpu.q = s.q;
     cpu.p = s.p != 0;
@@ -284,7 +284,7 @@ fn run_case(case: &Case, bus_mode: bool) -> Outcome {
     diff(&mut d, "sp", want.sp, cpu.sp);
     diff(&mut d, "pc", want.pc, cpu.pc);
     diff(&mut d, "i", want.i, cpu.i);
-    diff(&mut d, "r", want.r, cpu.r);
+    diff(&mut d, "r", want.r, cpu.r());
     diff(&mut d, "wz", want.wz, cpu.wz);
     diff(&mut d, "q", want.q, cpu.q);
     diff(&mut d, "p", want.p, cpu.p as u8);

@@ -90,7 +90,7 @@ impl Firmware for RomFirmware {
         ] {
             w.u16(v);
         }
-        for v in [c.i, c.r, c.q, c.im, c.prefix] {
+        for v in [c.i, c.r(), c.q, c.im, c.prefix] {
             w.u8(v);
         }
         for v in [c.p, c.ei, c.iff1, c.iff2, c.halted] {
@@ -120,7 +120,7 @@ impl Firmware for RomFirmware {
         c.pc = r.u16()?;
         c.wz = r.u16()?;
         c.i = r.u8()?;
-        c.r = r.u8()?;
+        c.set_r(r.u8()?);
         c.q = r.u8()?;
         c.im = r.u8()?;
         c.prefix = r.u8()?;

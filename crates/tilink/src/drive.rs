@@ -115,6 +115,10 @@ impl DirectCable {
 /// synchronisation as two calculators (design.md "The link cable"): the device never runs
 /// past what it has heard from the calculator plus the wire delay, and tells the calculator
 /// how far it has got, so the calculator can run on.
+///
+/// While attached, run the calculator only through [`VirtualCable::run`] (on this thread a
+/// bare `Calc::run_for` would wait for the device's time reports forever); call
+/// [`VirtualCable::detach`] to go back to running it alone.
 pub struct VirtualCable {
     port: LinkPort,
     transport: ChannelTransport,
@@ -199,9 +203,7 @@ impl VirtualCable {
         // A new side (or the same one) is polled first at our current time: changes made
         // there are not yet promised away (we reported "nothing before `now`").
         self.wake = Wake::at(self.now);
-        let mut dbg = 0;
         loop {
-            if calc.now() > 1_550_100 && dbg < 30 { dbg += 1; eprintln!("outer calc {} now {} heard {} polled {} wake {:?} arr {:?}", calc.now(), self.now, self.heard, self.polled, self.wake, self.arrivals); }
             self.pump();
             // Nothing the calculator does from `heard` on is visible here before
             // `heard + latency`.

@@ -110,13 +110,13 @@ fn ld_a_i_and_r() {
     assert_eq!((c.regs[A], c.regs[F]), (0x00, 0x41));
 
     // LD A,R sees R after both M1 cycles of the instruction have bumped it.
-    let (c, _, t) = exec(&[0xED, 0x5F], |c, _| c.r = 0x05);
+    let (c, _, t) = exec(&[0xED, 0x5F], |c, _| c.set_r(0x05));
     assert_eq!((c.regs[A], t), (0x07, 9));
 
     let (c, _, t) = exec(&[0xED, 0x47], |c, _| c.regs[A] = 0x3C);
     assert_eq!((c.i, t), (0x3C, 9));
     let (c, _, t) = exec(&[0xED, 0x4F], |c, _| c.regs[A] = 0xB3);
-    assert_eq!((c.r, t), (0xB3, 9));
+    assert_eq!((c.r(), t), (0xB3, 9));
 }
 
 // ------------------------------------------------------------------ 16-bit loads
@@ -1015,7 +1015,7 @@ fn out_c_zero_and_ed_holes() {
         let (c, b, t) = exec(&[0xED, op], |_, _| {});
         assert_eq!(t, 8, "ED {op:02X}");
         assert_eq!(
-            (c.pc, c.r, c.regs, c.sp),
+            (c.pc, c.r(), c.regs, c.sp),
             (2, 2, before.regs, before.sp),
             "ED {op:02X}"
         );
@@ -1041,7 +1041,7 @@ fn out_c_zero_and_ed_holes() {
 fn prefix_without_hl_is_a_nop() {
     // DD before an instruction that does not use HL just costs 4 T-states and one R step.
     let (c, _, t) = exec(&[0xDD, 0x04], |c, _| c.regs[B] = 0x41);
-    assert_eq!((c.regs[B], c.pc, c.r, t), (0x42, 2, 2, 8));
+    assert_eq!((c.regs[B], c.pc, c.r(), t), (0x42, 2, 2, 8));
     // DD ED: the ED instruction runs unchanged (HL, not IX).
     let (c, _, t) = exec(&[0xDD, 0xED, 0x6A], |c, _| {
         c.set_hl(0x0101);
@@ -1056,7 +1056,7 @@ fn halt_instruction() {
     assert_eq!((c.halted, c.pc, t), (true, 1, 4));
     // A halted CPU runs 4 T-state NOP cycles without moving PC.
     let (c, _, t) = exec_n(&[0x76, 0x3C], 4, |_, _| {});
-    assert_eq!((c.halted, c.pc, c.regs[A], c.r, t), (true, 1, 0, 4, 16));
+    assert_eq!((c.halted, c.pc, c.regs[A], c.r(), t), (true, 1, 0, 4, 16));
 }
 
 #[test]

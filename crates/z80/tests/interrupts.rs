@@ -27,7 +27,7 @@ fn im1() {
     // 13 T-states: a 6 T-state acknowledge M1 (two wait states) + 1, then the push.
     assert_eq!((c.pc, c.sp, t), (0x0038, 0xEFFE, 13));
     assert_eq!((b.mem[0xEFFF], b.mem[0xEFFE]), (0x12, 0x34));
-    assert_eq!((c.iff1, c.iff2, c.r, c.wz), (false, false, 1, 0x0038));
+    assert_eq!((c.iff1, c.iff2, c.r(), c.wz), (false, false, 1, 0x0038));
     assert_eq!(b.timeline(), vec![(Ack, 0), (Write, 7), (Write, 10)]);
     // IFF1 is now clear: the still-asserted line is ignored.
     b.mem[0x38] = 0x00;
@@ -69,7 +69,7 @@ fn im0_executes_the_bus_byte() {
     let (mut c, mut b) = with_int(0, 0x1234);
     let t = c.step(&mut b);
     assert_eq!((c.pc, c.sp, t), (0x0038, 0xEFFE, 13));
-    assert_eq!((b.mem[0xEFFF], b.mem[0xEFFE], c.r), (0x12, 0x34, 1));
+    assert_eq!((b.mem[0xEFFF], b.mem[0xEFFE], c.r()), (0x12, 0x34, 1));
     assert_eq!(b.timeline(), vec![(Ack, 0), (Write, 7), (Write, 10)]);
     // Another RST.
     let (mut c, mut b) = with_int(0, 0x1234);
@@ -89,7 +89,7 @@ fn nmi() {
     b.load(0x0066, &[0xED, 0x45]);
     let t = c.step(&mut b);
     // 11 T-states: a 5 T-state M1 whose opcode is discarded, then the push.
-    assert_eq!((c.pc, t, c.r), (0x0066, 11, 1));
+    assert_eq!((c.pc, t, c.r()), (0x0066, 11, 1));
     assert_eq!((c.iff1, c.iff2), (false, true));
     assert_eq!((b.mem[0xEFFF], b.mem[0xEFFE]), (0x43, 0x21));
     assert_eq!(b.timeline(), vec![(Fetch, 0), (Write, 5), (Write, 8)]);
@@ -238,7 +238,7 @@ fn halt_and_interrupt() {
     for _ in 0..5 {
         assert_eq!(c.step(&mut b), 4);
     }
-    assert_eq!((c.pc, c.r, c.t, c.regs[A]), (0x0101, 6, 24, 0));
+    assert_eq!((c.pc, c.r(), c.t, c.regs[A]), (0x0101, 6, 24, 0));
     b.int_from = Some(24);
     assert_eq!(c.step(&mut b), 13);
     // The return address is the instruction after HALT.
@@ -286,7 +286,7 @@ fn run_skips_halt_to_the_budget() {
         b.mem[0] = 0x76;
         c.run(&mut b, until);
         assert_eq!(
-            (c.t, c.r & 0x7F, c.pc, c.halted),
+            (c.t, c.r() & 0x7F, c.pc, c.halted),
             (t, r & 0x7F, 1, true),
             "until {until}"
         );
@@ -386,7 +386,7 @@ fn sixty_seconds_of_halt() {
     let extra = 11_999 * (9 + 2 + 6 + 8);
     assert_eq!((c.t - extra) % 4, 0);
     let m1 = (c.t - extra) / 4;
-    assert_eq!(c.r as u64, m1 % 128);
+    assert_eq!(c.r() as u64, m1 % 128);
     // The 12,000th interrupt is pending, not yet acknowledged.
     assert_eq!(b.next, until);
 }
@@ -422,7 +422,7 @@ fn prefix_chain_last_wins() {
     // 1000 prefixes at 4 T-states + LD IY,nn's remaining 10.
     assert_eq!(total, 4 * 1000 + 10);
     // R: one per prefix and one for the 21h opcode.
-    assert_eq!(c.r, (1001 % 128) as u8);
+    assert_eq!(c.r(), (1001 % 128) as u8);
     // Now the pending interrupt is taken.
     c.step(&mut b);
     assert_eq!(c.pc, 0x38);
@@ -504,7 +504,7 @@ fn random_byte_soup() {
             }
         }
         b.log.clear();
-        let (t0, r0, ref0) = (c.t, c.r, b.refreshes);
+        let (t0, r0, ref0) = (c.t, c.r(), b.refreshes);
         let nmi_pending = b.nmi_at.is_some();
         let dt = c.step(&mut b);
         assert_eq!(c.t, t0 + dt as u64);
@@ -524,8 +524,8 @@ fn random_byte_soup() {
         });
         if !loaded_r {
             let m1 = (b.refreshes - ref0) as u8;
-            assert_eq!(c.r & 0x7F, r0.wrapping_add(m1) & 0x7F, "step {i}");
-            assert_eq!(c.r & 0x80, r0 & 0x80);
+            assert_eq!(c.r() & 0x7F, r0.wrapping_add(m1) & 0x7F, "step {i}");
+            assert_eq!(c.r() & 0x80, r0 & 0x80);
         }
     }
     // The soup really exercised interrupts, NMIs and HALT.

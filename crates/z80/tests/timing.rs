@@ -419,7 +419,7 @@ fn cycles_tile_every_instruction() {
 #[test]
 fn r_counts_m1_cycles() {
     let (c, _, _) = exec_n(&[0x00, 0x00, 0x00], 3, |_, _| {});
-    assert_eq!(c.r, 3);
+    assert_eq!(c.r(), 3);
     // Two M1 cycles for every prefixed instruction: CB, ED, DD, FD, DDCB (whose operation
     // byte is read with an ordinary read cycle).
     for code in [
@@ -433,19 +433,19 @@ fn r_counts_m1_cycles() {
         &[0xDD, 0x00],
     ] {
         let (c, _, _) = exec(code, |_, _| {});
-        assert_eq!(c.r, 2, "{code:02X?}");
+        assert_eq!(c.r(), 2, "{code:02X?}");
     }
     // A repeating block instruction re-fetches both opcode bytes each time round.
     let (c, _, _) = exec_n(&[0xED, 0xB0], 3, |c, _| c.set_bc(3));
-    assert_eq!(c.r, 6);
+    assert_eq!(c.r(), 6);
     // Only the low 7 bits count; bit 7 stays as loaded.
-    let (c, _, _) = exec(&[0x00], |c, _| c.r = 0xFF);
-    assert_eq!(c.r, 0x80);
-    let (c, _, _) = exec(&[0x00], |c, _| c.r = 0x7F);
-    assert_eq!(c.r, 0x00);
+    let (c, _, _) = exec(&[0x00], |c, _| c.set_r(0xFF));
+    assert_eq!(c.r(), 0x80);
+    let (c, _, _) = exec(&[0x00], |c, _| c.set_r(0x7F));
+    assert_eq!(c.r(), 0x00);
     // LD R,A; NOP; LD A,R: R=FFh, then 80h, then +2 by LD A,R's own fetches.
     let (c, _, _) = exec_n(&[0xED, 0x4F, 0x00, 0xED, 0x5F], 3, |c, _| c.regs[A] = 0xFF);
-    assert_eq!((c.regs[A], c.r), (0x82, 0x82));
+    assert_eq!((c.regs[A], c.r()), (0x82, 0x82));
 }
 
 #[test]
@@ -453,5 +453,5 @@ fn refresh_per_m1() {
     // One refresh cycle per M1: the bus sees as many as R counts.
     let code = [0xDD, 0x21, 0x00, 0x00, 0xCB, 0x00, 0xED, 0xB0, 0x00];
     let (c, b, _) = exec_n(&code, 4, |c, _| c.set_bc(1));
-    assert_eq!((b.refreshes, c.r), (7, 7));
+    assert_eq!((b.refreshes, c.r()), (7, 7));
 }
