@@ -147,11 +147,13 @@ pub fn run_pair(a: &mut Calc, b: &mut Calc, t_states: u64) {
             progress |= b.advance_linked(tb, false);
         }
         if !progress {
-            // One end has reached its target and the other waits on it: nudge it along.
+            // One end has reached its target and the other waits on it: let the finished end
+            // run on towards the other's target (a firmware may overshoot its target, so the
+            // two ends' clocks can differ by more than the cable's lookahead).
             if a_done {
-                a.advance_linked(a.now() + 1, false);
+                a.advance_linked(tb.max(a.now() + 1), false);
             } else {
-                b.advance_linked(b.now() + 1, false);
+                b.advance_linked(ta.max(b.now() + 1), false);
             }
         }
     }

@@ -93,6 +93,12 @@ impl LinkPort {
         self.incoming.push_back((at, 0));
     }
 
+    /// When the next peer change already queued becomes visible (a firmware waiting for an
+    /// edge can sleep until then instead of polling).
+    pub fn next_peer_change(&self) -> Option<u64> {
+        self.incoming.front().map(|&(at, _)| at)
+    }
+
     /// Takes our drive changes not yet sent.
     pub fn take_outbox(&mut self) -> Vec<(u64, u8)> {
         std::mem::take(&mut self.outbox)

@@ -26,8 +26,6 @@ use crate::value::{ErrorKind, Value};
 /// T-states between two LCD accesses when pushing the screen (the driver's busy time,
 /// spec §5.6, plus the OS's loop).
 pub const LCD_GAP: u64 = 64;
-/// How long a `Get(` waits for an answer before giving up (the link time-out, spec §1.7.8).
-pub const GET_TIMEOUT: u64 = 6_000_000 * 3 / 2;
 /// Statements run between two checks of the keypad and the budget.
 const SLICE: u32 = 64;
 
@@ -68,8 +66,14 @@ pub struct BasicFirmware {
     menu_sel: usize,
     input_idx: usize,
     input_started: bool,
-    /// When the pending `Get(` gives up.
-    get_deadline: Option<u64>,
+    /// The link: a holder that answers silent requests while the OS waits for a key, and the
+    /// requester of a `Get(` in flight.
+    holder: tilink::Holder,
+    requester: Option<tilink::Requester>,
+    /// When the link state machines next need a poll, and whether a line change from the
+    /// peer should wake them sooner.
+    link_wake: u64,
+    link_edge: bool,
     next_scan: u64,
     /// What the LCD shows now (so only changes are pushed).
     pushed: Vec<u8>,
@@ -100,7 +104,10 @@ impl BasicFirmware {
             menu_sel: 0,
             input_idx: 0,
             input_started: false,
-            get_deadline: None,
+            holder: tilink::Holder::new(tilink::MID_TI82, tilink::Timing::default()),
+            requester: None,
+            link_wake: 0,
+            link_edge: false,
             next_scan: 0,
             pushed: vec![0; SCREEN_BYTES],
             lcd_ready: false,
@@ -597,9 +604,20 @@ impl BasicFirmware {
                     self.start_input_item(hw, &items);
                 }
             }
-            Wait::Get(_) => {
-                if self.get_deadline.is_none() {
-                    self.get_deadline = Some(hw.now + GET_TIMEOUT);
+            Wait::Get(target) => {
+                if self.requester.is_none() {
+                    match get_request(&target) {
+                        Some((ty, name)) => {
+                            self.requester = Some(tilink::Requester::new(
+                                tilink::MID_TI82,
+                                tilink::Timing::default(),
+                                ty,
+                                name,
+                            ));
+                            self.link_wake = hw.now;
+                        }
+                        None => self.interp.raise(ErrorKind::DataType),
+                    }
                 }
             }
             Wait::Menu { .. } | Wait::Pause => {}
@@ -608,13 +626,56 @@ impl BasicFirmware {
         self.present(hw);
     }
 
-    /// A `Get(` with nobody answering ends after the time-out with the variable unchanged
-    /// (see `docs/tibasic.md`). The link protocol plugs in here.
-    fn poll_get(&mut self, hw: &mut Hardware) {
-        if let Some(deadline) = self.get_deadline {
-            if hw.now >= deadline {
-                self.get_deadline = None;
-                self.interp.finish_wait(None);
+    /// Drives the link: the `Get(` requester while a program waits on it, else the holder
+    /// whenever the OS would answer a silent request (waiting for a key: the home screen,
+    /// menus, `Pause`, `Input`), and to the end of any exchange it started. A `Get(` that
+    /// nobody answers ends with the variable unchanged (see `docs/tibasic.md`).
+    fn poll_link(&mut self, hw: &mut Hardware) {
+        if let Some(req) = &mut self.requester {
+            let mut ep = tilink::TimedPort::new(&mut hw.link, hw.now);
+            match req.poll(&mut ep) {
+                tilink::Progress::Pending(w) => {
+                    self.link_wake = wake_time(w, &hw.link, hw.now);
+                    self.link_edge = w.edge;
+                }
+                tilink::Progress::Done(result) => {
+                    self.requester = None;
+                    self.link_wake = hw.now;
+                    if let Ok(var) = result {
+                        // The variable arrives under its own name, as the OS stores it.
+                        if vat::store(hw.mem.ram_mut(), &var).is_err() {
+                            self.interp.raise(ErrorKind::Memory);
+                            return;
+                        }
+                    }
+                    self.st.vat_hints.clear();
+                    self.interp.finish_wait(None);
+                }
+            }
+            return;
+        }
+        let answering = match &self.shell {
+            Shell::Running => matches!(self.interp.status(), Status::Waiting(_)),
+            _ => true,
+        };
+        if !answering && !self.holder.is_busy() {
+            // Busy running: no answer until the program waits for a key again (the next key
+            // scan looks).
+            self.link_wake = self.next_scan;
+            self.link_edge = false;
+            return;
+        }
+        for _ in 0..4 {
+            let mut ep = tilink::TimedPort::new(&mut hw.link, hw.now);
+            let mut vars = tilink::RamVars(hw.mem.ram());
+            match self.holder.poll(&mut ep, &mut vars) {
+                tilink::HolderPoll::Pending(w) => {
+                    self.link_wake = wake_time(w, &hw.link, hw.now);
+                    self.link_edge = w.edge;
+                    return;
+                }
+                // Served, missing, declined or failed: listen again at once.
+                tilink::HolderPoll::Event(_) => self.link_wake = hw.now,
             }
         }
     }
@@ -626,7 +687,9 @@ impl BasicFirmware {
             if let Status::Error(err) = self.interp.status() {
                 self.show_error(err);
             }
-            self.get_deadline = None;
+            if let Some(mut req) = self.requester.take() {
+                req.cancel(&mut tilink::TimedPort::new(&mut hw.link, hw.now));
+            }
             self.present(hw);
         }
     }
@@ -727,7 +790,16 @@ impl BasicFirmware {
         w.u32(self.menu_sel as u32);
         w.u32(self.input_idx as u32);
         w.bool(self.input_started);
-        w.u64(self.get_deadline.unwrap_or(u64::MAX));
+        self.holder.save(w);
+        match &self.requester {
+            Some(r) => {
+                w.bool(true);
+                r.save(w);
+            }
+            None => w.bool(false),
+        }
+        w.u64(self.link_wake);
+        w.bool(self.link_edge);
         w.u64(self.next_scan);
         w.bytes(&self.pushed);
         w.bool(self.lcd_ready);
@@ -798,10 +870,14 @@ impl BasicFirmware {
         f.menu_sel = r.u32()? as usize;
         f.input_idx = r.u32()? as usize;
         f.input_started = r.bool()?;
-        f.get_deadline = match r.u64()? {
-            u64::MAX => None,
-            t => Some(t),
+        f.holder = tilink::Holder::load(&mut r)?;
+        f.requester = if r.bool()? {
+            Some(tilink::Requester::load(&mut r)?)
+        } else {
+            None
         };
+        f.link_wake = r.u64()?;
+        f.link_edge = r.bool()?;
         f.next_scan = r.u64()?;
         let pushed = r.bytes()?;
         if pushed.len() != SCREEN_BYTES {
@@ -832,9 +908,18 @@ impl Firmware for BasicFirmware {
 
     fn run(&mut self, hw: &mut Hardware, until: u64) {
         hw.halted = false;
+        // Line changes the peer sent since the last run wake a link machine waiting for one.
+        if self.link_edge {
+            if let Some(t) = hw.link.next_peer_change() {
+                self.link_wake = self.link_wake.min(t.max(hw.now));
+            }
+        }
         while hw.now < until {
             if hw.now >= self.next_scan {
                 self.tick(hw);
+            }
+            if hw.now >= self.link_wake {
+                self.poll_link(hw);
             }
             let running =
                 self.shell == Shell::Running && matches!(self.interp.status(), Status::Running);
@@ -842,22 +927,9 @@ impl Firmware for BasicFirmware {
                 self.run_statements(hw, until);
                 continue;
             }
-            if self.shell == Shell::Running {
-                match self.interp.status() {
-                    Status::Waiting(Wait::Get(_)) => self.poll_get(hw),
-                    Status::Running => continue,
-                    _ => {}
-                }
-                if matches!(self.interp.status(), Status::Running) {
-                    continue;
-                }
-            }
-            // Idle (home screen, menus, Pause): nothing to do until the next key scan. The
-            // OS sits in HALT between timer interrupts here.
-            let next = self.next_scan.min(until);
-            if let Some(d) = self.get_deadline {
-                hw.now = hw.now.max(d.min(next));
-            }
+            // Waiting for a key or the link: nothing to do until the next key scan or link
+            // event. (The OS sits in HALT between timer interrupts here.)
+            let next = self.next_scan.min(until).min(self.link_wake);
             if hw.now < next {
                 hw.now = next;
             }
@@ -1124,4 +1196,26 @@ pub fn start_program(calc: &mut ti82_machine::Calc, name: &str) -> Result<(), St
     tap(calc, Key::Enter);
     tap(calc, Key::Enter);
     Ok(())
+}
+
+/// The variable a `Get(` asks for.
+fn get_request(t: &Target) -> Option<(tifiles::var::VarType, VarName)> {
+    use tifiles::var::VarType;
+    match t {
+        Target::Var(v) => Some((VarType::Real, VarName::from_bytes(&[*v]))),
+        Target::List(k) => Some((VarType::List, VarName::from_bytes(&[PREFIX_LIST, *k]))),
+        Target::Matrix(k) => Some((VarType::Matrix, VarName::from_bytes(&[PREFIX_MATRIX, *k]))),
+        _ => None,
+    }
+}
+
+/// When to poll a link state machine next: its deadline, or the next line change the peer
+/// has already sent when it waits for an edge.
+fn wake_time(w: tilink::Wake, port: &ti82_machine::LinkPort, now: u64) -> u64 {
+    let at = if w.edge {
+        w.at.min(port.next_peer_change().unwrap_or(u64::MAX))
+    } else {
+        w.at
+    };
+    at.max(now + 1)
 }

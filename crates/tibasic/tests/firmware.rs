@@ -215,3 +215,17 @@ fn golden(name: &str, actual: &str) {
         "{name} differs from the golden file (BLESS=1 re-records it):\n{actual}"
     );
 }
+
+#[test]
+fn get_with_no_cable_gives_up_and_leaves_the_list() {
+    let mut calc = calc_with(&[("PULL", "{9}->L1\nGet(L1)\nDisp L1(1)")]);
+    tibasic_run(&mut calc, "PULL");
+    calc.run_for(1_000 * MS);
+    // Still waiting for an answer after a second: the link time-out is two seconds.
+    assert!(!text(&calc).iter().any(|l| l.ends_with("Done")));
+    calc.run_for(2_000 * MS);
+    let t = text(&calc);
+    assert!(t.iter().any(|l| l.ends_with("9")), "{t:?}");
+    assert!(t.iter().any(|l| l.ends_with("Done")), "{t:?}");
+    assert_eq!(read_list(calc.ram(), 1), Some(vec![Real::from_i64(9)]));
+}

@@ -145,8 +145,7 @@ impl PartialEq for Cpu {
             && (self.af_alt, self.bc_alt, self.de_alt, self.hl_alt)
                 == (o.af_alt, o.bc_alt, o.de_alt, o.hl_alt)
             && (self.ix, self.iy, self.sp, self.pc, self.wz) == (o.ix, o.iy, o.sp, o.pc, o.wz)
-            && (self.i, self.r(), self.q, self.im, self.prefix)
-                == (o.i, o.r(), o.q, o.im, o.prefix)
+            && (self.i, self.r(), self.q, self.im, self.prefix) == (o.i, o.r(), o.q, o.im, o.prefix)
             && (self.p, self.ei, self.iff1, self.iff2, self.halted)
                 == (o.p, o.ei, o.iff1, o.iff2, o.halted)
             && self.t == o.t
