@@ -342,11 +342,7 @@ pub fn run_games(
             table.set_rocks(r)?;
             current_rocks = r;
         }
-        let played = table.play_game(&rules, &mut rng);
-        if std::env::var_os("HARNESS_DEBUG").is_some() {
-            eprintln!("{played:?}\n{}", table.calc.lcd().to_text());
-        }
-        match played {
+        match table.play_game(&rules, &mut rng) {
             Ok(n) => summary.moves += n,
             Err(HarnessError::Divergence(d)) => {
                 summary.divergences.push(*d);

@@ -1,6 +1,6 @@
 //! MANCALA on the built-in runtime, checked move by move against the rules crate.
 
-use mancala::{Player, Position, Rules, XorShift};
+use mancala::{Player, Position, Rules};
 use ti82_harness::{builtin_programs, run_games, Table};
 
 #[test]
@@ -21,7 +21,6 @@ fn the_manuals_example_capture_on_a_rock_that_is_not_the_last() {
             .expect("keys")
             .expect("board changed");
         assert_eq!(actual.board, expected.board.slots(), "after {expected}");
-        let _ = Player::One;
     }
 }
 
@@ -40,23 +39,37 @@ fn random_games_for_every_rocks_setting() {
             panic!("{rocks} rocks: {d}");
         }
     }
-    let _ = XorShift::new(1);
 }
 
 #[test]
-#[ignore]
-fn debug_many_games() {
+fn mode_aborts_to_the_main_menu_and_quit_ends_the_program() {
+    use ti82_harness::{press, settle};
+    use ti82_machine::Key;
     let programs = builtin_programs().expect("programs tokenize");
-    let t = std::time::Instant::now();
-    let s = run_games(&programs, 200, 1, None).expect("runs");
-    println!(
-        "{} games {} moves {} divergences in {:?}",
-        s.games,
-        s.moves,
-        s.divergences.len(),
-        t.elapsed()
+    let mut table = Table::new(&programs).expect("MANCALA starts");
+    let rules = Rules::ti82(4).unwrap();
+    table.play(&rules).expect("game starts");
+    let first = table
+        .make_move(Player::One, 1)
+        .expect("keys")
+        .expect("moved");
+    assert_ne!(first.board, Position::new(rules).board().slots());
+    // MODE: back to the main menu; PLAY then starts a fresh board.
+    press(&mut table.calc, Key::Mode);
+    settle(&mut table.calc, 150, 10_000);
+    table
+        .play(&rules)
+        .expect("a new game starts from the main menu");
+    assert_eq!(
+        table.board().unwrap().board,
+        Position::new(rules).board().slots()
     );
-    for d in &s.divergences {
-        println!("{d}");
-    }
+    // MODE again, then 4:QUIT ends MANCALA on the home screen with Done.
+    press(&mut table.calc, Key::Mode);
+    settle(&mut table.calc, 150, 10_000);
+    press(&mut table.calc, Key::K4);
+    settle(&mut table.calc, 150, 10_000);
+    let shadow = &table.calc.ram()[0x8F..0x8F + 128];
+    let text = tibasic::font::decode(shadow);
+    assert!(text.contains("Done"), "{text:?}");
 }

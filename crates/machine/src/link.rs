@@ -140,13 +140,18 @@ pub trait LinkEndpoint {
     fn lines(&mut self) -> u8;
 }
 
-/// A link port together with the current time.
+/// A link port together with the current time: the [`LinkEndpoint`] a firmware or a protocol
+/// driver uses (built from a port it owns, e.g. `hw.link` while it also reads `hw.mem`).
 pub struct Link<'a> {
-    pub(crate) port: &'a mut LinkPort,
-    pub(crate) now: u64,
+    pub port: &'a mut LinkPort,
+    pub now: u64,
 }
 
-impl Link<'_> {
+impl<'a> Link<'a> {
+    pub fn new(port: &'a mut LinkPort, now: u64) -> Self {
+        Link { port, now }
+    }
+
     pub fn port(&mut self) -> &mut LinkPort {
         self.port
     }

@@ -68,6 +68,17 @@ struct Parser<'a> {
     pos: usize,
 }
 
+/// Binary operators by EOS level, lowest priority first (spec §6.4): `or`/`xor`, `and`,
+/// relations, `+ -`, `* /`, `nPr nCr`.
+const BINARY_LEVELS: [&[u8]; 6] = [
+    &[OR, XOR],
+    &[AND],
+    &[EQ, LT, GT, LE, GE, NE],
+    &[PLUS, MINUS],
+    &[TIMES, DIVIDE],
+    &[NPR, NCR],
+];
+
 fn is_prefix_function(b: u8) -> bool {
     matches!(
         b,
@@ -439,63 +450,23 @@ impl<'a> Parser<'a> {
     // ------------------------------------------------------------------ expressions
 
     fn expr(&mut self) -> PResult<Expr> {
-        self.or_level()
+        self.binary_level(0)
     }
 
-    fn or_level(&mut self) -> PResult<Expr> {
-        let mut l = self.and_level()?;
-        while let Some(op @ (OR | XOR)) = self.peek() {
+    /// The left-to-right binary operator levels (EOS levels 6 to 11), operands from the next
+    /// level up and, after the last, from implied multiplication.
+    fn binary_level(&mut self, level: usize) -> PResult<Expr> {
+        let operand = |p: &mut Self| {
+            if level + 1 < BINARY_LEVELS.len() {
+                p.binary_level(level + 1)
+            } else {
+                p.implied_low()
+            }
+        };
+        let mut l = operand(self)?;
+        while let Some(op) = self.peek().filter(|b| BINARY_LEVELS[level].contains(b)) {
             self.bump();
-            let r = self.and_level()?;
-            l = Expr::Binary(op, Box::new(l), Box::new(r));
-        }
-        Ok(l)
-    }
-
-    fn and_level(&mut self) -> PResult<Expr> {
-        let mut l = self.relational()?;
-        while self.eat(AND) {
-            let r = self.relational()?;
-            l = Expr::Binary(AND, Box::new(l), Box::new(r));
-        }
-        Ok(l)
-    }
-
-    fn relational(&mut self) -> PResult<Expr> {
-        let mut l = self.additive()?;
-        while let Some(op @ (EQ | LT | GT | LE | GE | NE)) = self.peek() {
-            self.bump();
-            let r = self.additive()?;
-            l = Expr::Binary(op, Box::new(l), Box::new(r));
-        }
-        Ok(l)
-    }
-
-    fn additive(&mut self) -> PResult<Expr> {
-        let mut l = self.multiplicative()?;
-        while let Some(op @ (PLUS | MINUS)) = self.peek() {
-            self.bump();
-            let r = self.multiplicative()?;
-            l = Expr::Binary(op, Box::new(l), Box::new(r));
-        }
-        Ok(l)
-    }
-
-    fn multiplicative(&mut self) -> PResult<Expr> {
-        let mut l = self.permutations()?;
-        while let Some(op @ (TIMES | DIVIDE)) = self.peek() {
-            self.bump();
-            let r = self.permutations()?;
-            l = Expr::Binary(op, Box::new(l), Box::new(r));
-        }
-        Ok(l)
-    }
-
-    fn permutations(&mut self) -> PResult<Expr> {
-        let mut l = self.implied_low()?;
-        while let Some(op @ (NPR | NCR)) = self.peek() {
-            self.bump();
-            let r = self.implied_low()?;
+            let r = operand(self)?;
             l = Expr::Binary(op, Box::new(l), Box::new(r));
         }
         Ok(l)

@@ -5,7 +5,7 @@
 //! says when it next needs to run ([`Wake`]): at a time (a reaction delay, a timeout) and/or
 //! when the lines change. Each byte's start and end times are reported ([`ByteRecord`]).
 
-use machine::link::{LinkEndpoint, LinkPort, RING, TIP};
+use machine::link::{LinkEndpoint, RING, TIP};
 
 use crate::error::{LinkError, Waiting};
 use crate::state::{corrupt, get_opt, put_opt, StateError, StateReader, StateWriter};
@@ -100,30 +100,9 @@ impl Wake {
     }
 }
 
-/// A [`LinkPort`] seen at one time: a [`LinkEndpoint`] any driver can build from a port it
-/// owns (a firmware borrowing `hw.link` while it also reads `hw.mem`, a virtual peer).
-pub struct TimedPort<'a> {
-    pub port: &'a mut LinkPort,
-    pub now: u64,
-}
-
-impl<'a> TimedPort<'a> {
-    pub fn new(port: &'a mut LinkPort, now: u64) -> Self {
-        TimedPort { port, now }
-    }
-}
-
-impl LinkEndpoint for TimedPort<'_> {
-    fn now(&self) -> u64 {
-        self.now
-    }
-    fn set_drive(&mut self, pull: u8) {
-        self.port.drive(pull, self.now);
-    }
-    fn lines(&mut self) -> u8 {
-        self.port.levels(self.now)
-    }
-}
+/// A link port seen at one time: the machine crate's [`machine::Link`] endpoint, under the
+/// name the drivers here use for it.
+pub type TimedPort<'a> = machine::Link<'a>;
 
 /// Who sent a byte, from this side's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
