@@ -418,7 +418,12 @@ impl Calc {
     /// Attaches the far end of a cable through `transport`. `latency` is the wire delay in
     /// T-states and the bound on how far this end may run ahead of what it has heard.
     pub fn attach_link(&mut self, transport: Box<dyn LinkTransport>, latency: u64) {
-        self.remote = Some(Remote::new(transport, latency, self.hw.now));
+        let mut remote = Remote::new(transport, latency, self.hw.now);
+        // Tell the other end where this one starts: two ends that both begin past the
+        // other's horizon (a firmware that ran before the cable was plugged in) would
+        // otherwise each wait for the other's first report forever.
+        remote.transport.send(LinkMsg::Time(self.hw.now));
+        self.remote = Some(remote);
     }
 
     /// Detaches the cable (the peer's drive is released).
@@ -459,6 +464,8 @@ impl Calc {
         }
         let limit = remote.limit();
         if self.hw.now >= limit {
+            // Waiting on the other end: make sure it knows how far this one is.
+            remote.transport.send(LinkMsg::Time(self.hw.now));
             if !block {
                 return false;
             }

@@ -8,7 +8,7 @@ use tibasic::real::Real;
 
 const MS: u64 = 6_000;
 /// Wire delay of the test cable (T-states).
-const LATENCY: u64 = 1_500;
+const LATENCY: u64 = ti82_machine::cable::DEFAULT_LATENCY;
 
 fn calc_with(programs: &[(&str, &str)]) -> Calc {
     let mut calc = Calc::new(BasicFirmware::new());
@@ -69,7 +69,6 @@ fn start_keys(calc: &Calc, name: &str) -> Vec<(u64, Option<Key>)> {
 }
 
 #[test]
-#[ignore = "linked runtime calculators synchronise too slowly on the cable yet (see docs/tibasic.md)"]
 fn get_pulls_a_list_from_a_paused_calculator() {
     let mut a = calc_with(&[("HOLD", "{1,2,3}->L1\nPause\nDisp 7")]);
     let mut b = calc_with(&[("PULL", "Get(L1)\nDisp sum L1")]);
@@ -107,7 +106,6 @@ fn get_pulls_a_list_from_a_paused_calculator() {
 }
 
 #[test]
-#[ignore = "linked runtime calculators synchronise too slowly on the cable yet (see docs/tibasic.md)"]
 fn get_with_nobody_answering_leaves_the_variable_unchanged() {
     let mut a = calc_with(&[("BUSY", "Lbl A\nGoto A")]);
     let mut b = calc_with(&[("PULL", "{9}->L1\nGet(L1)\nDisp L1(1)")]);
