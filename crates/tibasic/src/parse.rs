@@ -397,52 +397,23 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// A place to store: a variable, a list or matrix (or one element), `dim L1`, `dim [A]`, a
+    /// window variable. Parsed like the value it names, then turned into a target.
     fn target(&mut self) -> PResult<Target> {
-        let b = self.peek().ok_or(Syntax)?;
-        match b {
-            _ if (LETTER_A..=THETA).contains(&b) => Ok(Target::Var(self.bump())),
-            PREFIX_LIST => {
-                self.bump();
-                let k = self.bump();
-                if k > 5 {
-                    return Err(Syntax);
-                }
-                if self.eat(LPAREN) {
-                    let e = self.expr()?;
-                    self.close(RPAREN)?;
-                    Ok(Target::ListElem(k, e))
-                } else {
-                    Ok(Target::List(k))
-                }
-            }
-            PREFIX_MATRIX => {
-                self.bump();
-                let k = self.bump();
-                if k > 4 {
-                    return Err(Syntax);
-                }
-                if self.eat(LPAREN) {
-                    let r = self.expr()?;
-                    self.expect(COMMA)?;
-                    let c = self.expr()?;
-                    self.close(RPAREN)?;
-                    Ok(Target::MatElem(k, r, c))
-                } else {
-                    Ok(Target::Matrix(k))
-                }
-            }
-            DIM => {
-                self.bump();
-                match (self.bump(), self.bump()) {
-                    (PREFIX_LIST, k) if k <= 5 => Ok(Target::ListDim(k)),
-                    (PREFIX_MATRIX, k) if k <= 4 => Ok(Target::MatDim(k)),
-                    _ => Err(Syntax),
-                }
-            }
-            PREFIX_WINDOW => {
-                self.bump();
-                Ok(Target::Window(self.bump()))
-            }
+        if self.eat(DIM) {
+            return match (self.bump(), self.bump()) {
+                (PREFIX_LIST, k) if k <= 5 => Ok(Target::ListDim(k)),
+                (PREFIX_MATRIX, k) if k <= 4 => Ok(Target::MatDim(k)),
+                _ => Err(Syntax),
+            };
+        }
+        match self.primary()? {
+            Expr::Var(v) => Ok(Target::Var(v)),
+            Expr::List(k) => Ok(Target::List(k)),
+            Expr::ListElem(k, i) => Ok(Target::ListElem(k, *i)),
+            Expr::Matrix(k) => Ok(Target::Matrix(k)),
+            Expr::MatElem(k, r, c) => Ok(Target::MatElem(k, *r, *c)),
+            Expr::Window(k) => Ok(Target::Window(k)),
             _ => Err(Syntax),
         }
     }
