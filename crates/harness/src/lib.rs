@@ -11,7 +11,7 @@ pub mod probe;
 
 use std::path::Path;
 
-use mancala::{predict, Board, MoveOutcome, Player, Position, Rules, XorShift};
+use mancala::{predict, MoveOutcome, Player, Position, Rules, XorShift};
 use ti82_machine::{Calc, Key};
 use tibasic::firmware::{install, program_var, start_program, BasicFirmware};
 use tifiles::file::{ReadOptions, TiFile};
@@ -355,9 +355,4 @@ pub fn run_games(
         summary.games += 1;
     }
     Ok(summary)
-}
-
-/// The board `L1` shows, as rules-crate slots.
-pub fn board_of(probe: &BoardProbe) -> Option<Board> {
-    Board::from_slots(&probe.board).ok()
 }

@@ -4,15 +4,15 @@ use mancala::{Player, Position, Rules};
 use ti82_harness::{builtin_programs, run_games, Table};
 
 #[test]
-fn the_manuals_example_capture_on_a_rock_that_is_not_the_last() {
-    // From the start with 4 rocks, replay moves that reach a capture, then check that the
-    // emulated program agrees with the rules at every move.
+fn a_free_turn_then_a_turn_passing_match_the_rules() {
+    // From the start with 4 rocks: player 1's hole 3 ends in the store (a free turn), hole 6
+    // passes the turn, then player 2 plays. The emulated board and whose turn it is must
+    // match the rules after every move.
     let programs = builtin_programs().expect("programs tokenize");
     let mut table = Table::new(&programs).expect("MANCALA starts");
     let rules = Rules::ti82(4).unwrap();
     table.play(&rules).expect("game starts");
     let mut pos = Position::new(rules);
-    // Player 1 plays hole 3 (free turn: 4 rocks end in the store), then hole 6...
     for house in [3u8, 6, 1] {
         let mover = pos.to_move();
         let expected = pos.play(house).expect("legal");
@@ -21,6 +21,11 @@ fn the_manuals_example_capture_on_a_rock_that_is_not_the_last() {
             .expect("keys")
             .expect("board changed");
         assert_eq!(actual.board, expected.board.slots(), "after {expected}");
+        assert_eq!(
+            actual.turn,
+            expected.next.map(|p| p.number()),
+            "after {expected}"
+        );
     }
 }
 

@@ -125,12 +125,6 @@ pub struct Interp {
     status: Option<Status>,
 }
 
-/// The interpreter's resumable position, for save states: program names and offsets.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Position {
-    pub frames: Vec<(Vec<u8>, usize)>,
-}
-
 impl Interp {
     pub fn new() -> Self {
         Self::default()
@@ -539,13 +533,6 @@ impl Interp {
         let at = find_label(&f.lines, l)?;
         f.pc = at + 1;
         Ok(())
-    }
-
-    /// The resumable position of every frame (program name, statement index).
-    pub fn save_position(&self) -> Position {
-        Position {
-            frames: self.frames.iter().map(|f| (f.name.clone(), f.pc)).collect(),
-        }
     }
 }
 

@@ -94,11 +94,10 @@ pub struct Os<'a> {
     pub st: &'a mut OsState,
 }
 
-fn vat_err(e: vat::VatError) -> ErrorKind {
-    match e {
-        vat::VatError::NoMemory { .. } => ErrorKind::Memory,
-        _ => ErrorKind::Memory,
-    }
+/// A VAT failure as a program sees it: no room, or a VAT damaged by something outside the
+/// runtime, both stop the program with ERR:MEMORY.
+fn vat_err(_: vat::VatError) -> ErrorKind {
+    ErrorKind::Memory
 }
 
 fn tf(r: Real) -> TiFloat {

@@ -87,12 +87,6 @@ impl ErrorKind {
             ErrorKind::Unsupported(_) => "UNSUPPORTED",
         }
     }
-
-    /// Whether the error screen offers `1:Goto` (the TI-82 does not for BREAK-free
-    /// link errors... every program error offers it; kept as a hook).
-    pub fn offers_goto(&self) -> bool {
-        !matches!(self, ErrorKind::Memory)
-    }
 }
 
 impl ErrorKind {
