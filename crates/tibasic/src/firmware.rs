@@ -336,8 +336,6 @@ impl BasicFirmware {
     fn key_home(&mut self, hw: &mut Hardware, k: Key) {
         let shift = std::mem::take(&mut self.shift);
         match (shift, k) {
-            (Shift::None, Key::Second) => self.shift = Shift::Second,
-            (Shift::None, Key::Alpha) => self.shift = Shift::Alpha,
             (_, Key::Enter) if shift != Shift::Second => self.enter(hw),
             (Shift::Second, Key::Enter) => {
                 self.entry = self.last_entry.clone();
@@ -351,10 +349,6 @@ impl BasicFirmware {
                 self.entry.clear();
                 self.show_entry(hw);
             }
-            (_, Key::Del) => {
-                pop_token(&mut self.entry);
-                self.show_entry(hw);
-            }
             (Shift::None, Key::Prgm) => {
                 self.shell = Shell::ProgramMenu { sel: 0 };
                 self.st.dirty = true;
@@ -364,14 +358,34 @@ impl BasicFirmware {
                 self.show_entry(hw);
             }
             _ => {
-                if let Some(t) = key_token(shift, k) {
-                    if self.entry.len() < 200 {
-                        self.entry.extend_from_slice(t);
-                    }
+                if self.edit_entry(shift, k, 200) {
                     self.show_entry(hw);
                 }
             }
         }
+    }
+
+    /// The keys that edit an entry line alike on the home screen and in `Input`: 2nd and
+    /// ALPHA set the modifier, DEL removes the last token, the rest type their token (up to
+    /// `limit` bytes). Returns whether the line changed.
+    fn edit_entry(&mut self, shift: Shift, k: Key, limit: usize) -> bool {
+        match (shift, k) {
+            (Shift::None, Key::Second) => self.shift = Shift::Second,
+            (Shift::None, Key::Alpha) => self.shift = Shift::Alpha,
+            (_, Key::Del) => {
+                pop_token(&mut self.entry);
+                return true;
+            }
+            _ => {
+                if let Some(t) = key_token(shift, k) {
+                    if self.entry.len() < limit {
+                        self.entry.extend_from_slice(t);
+                    }
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     fn key_program_menu(&mut self, hw: &mut Hardware, k: Key, sel: usize) {
@@ -493,8 +507,6 @@ impl BasicFirmware {
     fn key_input(&mut self, hw: &mut Hardware, k: Key, items: &[(Option<Value>, Target)]) {
         let shift = std::mem::take(&mut self.shift);
         match (shift, k) {
-            (Shift::None, Key::Second) => self.shift = Shift::Second,
-            (Shift::None, Key::Alpha) => self.shift = Shift::Alpha,
             (_, Key::Enter) => {
                 let entry = std::mem::take(&mut self.entry);
                 let target = items[self.input_idx].1.clone();
@@ -529,19 +541,12 @@ impl BasicFirmware {
                     self.interp.finish_wait(None);
                 }
             }
-            (_, Key::Del) => {
-                pop_token(&mut self.entry);
-                self.show_input(hw);
-            }
             (_, Key::Clear) => {
                 self.entry.clear();
                 self.show_input(hw);
             }
             _ => {
-                if let Some(t) = key_token(shift, k) {
-                    if self.entry.len() < 100 {
-                        self.entry.extend_from_slice(t);
-                    }
+                if self.edit_entry(shift, k, 100) {
                     self.show_input(hw);
                 }
             }
