@@ -17,7 +17,9 @@
 
 use anyhow::{bail, ensure, Context, Result};
 use std::time::Instant;
-use z80::{Bus, Cpu};
+use z80::Cpu;
+
+use crate::cpm::FlatBus;
 
 /// The assembled workload (`cargo xtask test-roms` rebuilds it from bench.asm).
 const IMAGE: &[u8] = include_bytes!("../../tests/z80/bench.bin");
@@ -49,28 +51,6 @@ fn memory(loops: u16) -> Memory {
     mem[..IMAGE.len()].copy_from_slice(IMAGE);
     mem[LOOPS_ADDR..LOOPS_ADDR + 2].copy_from_slice(&loops.to_le_bytes());
     mem
-}
-
-/// Flat RAM for our core.
-struct OurBus {
-    mem: Memory,
-}
-
-impl Bus for OurBus {
-    #[inline(always)]
-    fn read(&mut self, addr: u16, _t: u64) -> u8 {
-        self.mem[addr as usize]
-    }
-    #[inline(always)]
-    fn write(&mut self, addr: u16, value: u8, _t: u64) {
-        self.mem[addr as usize] = value;
-    }
-    #[inline(always)]
-    fn port_in(&mut self, _port: u16, _t: u64) -> u8 {
-        0xFF
-    }
-    #[inline(always)]
-    fn port_out(&mut self, _port: u16, _value: u8, _t: u64) {}
 }
 
 /// Flat RAM for the peer (its trait's default ports read FFh).
@@ -106,7 +86,7 @@ impl Run {
 
 #[inline(never)]
 fn run_ours(mem: Memory) -> Run {
-    let mut bus = OurBus { mem };
+    let mut bus = FlatBus { mem };
     let mut cpu = Cpu::new();
     let mut instructions = 0u64;
     let start = Instant::now();
