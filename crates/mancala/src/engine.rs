@@ -11,9 +11,17 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::Player;
+use crate::endgame::{EndgameTable, Lookup};
 use crate::game::{GameError, Position};
 use crate::rng::XorShift;
 use crate::rules::{Rules, RulesError, MAX_HOUSES};
+
+/// Default size of the endgame database: 16 MiB covers every position of the 6-hole board with
+/// up to 13 rocks in play.
+pub const DEFAULT_ENDGAME_BYTES: u64 = 16 << 20;
+
+/// Games with fewer rocks than this get no endgame database.
+pub(crate) const ENDGAME_MIN_GAME_ROCKS: u32 = 36;
 
 /// Depth that means "to the end of the game".
 pub(crate) const EXACT: u8 = u8::MAX;
@@ -48,6 +56,9 @@ pub(crate) struct Searcher {
     pub nodes: u64,
     budget: u64,
     pub aborted: bool,
+    /// Exact values of the positions with few rocks in play (none when `endgame_entries` is 0).
+    endgame: Option<EndgameTable>,
+    endgame_entries: u64,
 }
 
 /// The store difference for `player`.
@@ -145,7 +156,21 @@ impl Searcher {
             nodes: 0,
             budget: u64::MAX,
             aborted: false,
+            endgame: None,
+            endgame_entries: 0,
         }
+    }
+
+    /// Uses an endgame database of at most `entries` bytes (0: none) from the next search on.
+    pub fn with_endgame(mut self, entries: u64) -> Searcher {
+        self.endgame_entries = entries;
+        self.endgame = None;
+        self
+    }
+
+    /// Endgame database entries computed so far.
+    pub fn endgame_computed(&self) -> u64 {
+        self.endgame.as_ref().map_or(0, |t| t.computed)
     }
 
     /// Starts a search: clears the table if the rules changed, resets the counters.
@@ -153,6 +178,16 @@ impl Searcher {
         if self.rules.as_ref() != Some(rules) {
             self.table.fill(Entry::default());
             self.rules = Some(*rules);
+            self.endgame = None;
+            // Only for games big enough to need it: on small boards the database would cover
+            // most of the game and filling it costs more than the search it saves.
+            let rocks = 2 * u32::from(rules.houses()) * u32::from(rules.seeds());
+            if self.endgame_entries > 0 && rocks >= ENDGAME_MIN_GAME_ROCKS {
+                let rocks = EndgameTable::rocks_within(rules.houses(), self.endgame_entries);
+                if rocks > 0 {
+                    self.endgame = EndgameTable::new(*rules, rocks);
+                }
+            }
         }
         self.nodes = 0;
         self.budget = budget;
@@ -366,6 +401,30 @@ impl Searcher {
         }
         // Nobody can gain more than the rocks still in play.
         let limit = in_play(pos);
+        if let Some(table) = &mut self.endgame {
+            if limit <= i32::from(table.max_rocks()) {
+                // New database entries count as nodes.
+                let before = table.computed;
+                let found = table.value_within(pos, self.budget - self.nodes);
+                self.nodes += table.computed - before;
+                match found {
+                    Lookup::Value(value) => {
+                        return Found {
+                            value,
+                            horizon: false,
+                        }
+                    }
+                    Lookup::OverBudget => {
+                        self.aborted = true;
+                        return Found {
+                            value: 0,
+                            horizon: true,
+                        };
+                    }
+                    Lookup::NotCovered => {}
+                }
+            }
+        }
         if limit <= alpha {
             return Found {
                 value: limit,
@@ -543,6 +602,9 @@ pub struct EngineOptions {
     pub table_bits: u8,
     /// Nodes per move; `None` for the level's default.
     pub node_budget: Option<u64>,
+    /// Bytes for the endgame database of the `hard` and `perfect` levels (one byte a position;
+    /// it covers as many rocks in play as fit, filled on demand; 0: none).
+    pub endgame_bytes: u64,
 }
 
 impl Default for EngineOptions {
@@ -552,6 +614,7 @@ impl Default for EngineOptions {
             seed: 1,
             table_bits: 20,
             node_budget: None,
+            endgame_bytes: DEFAULT_ENDGAME_BYTES,
         }
     }
 }
@@ -583,7 +646,10 @@ impl Engine {
     pub fn new(options: EngineOptions) -> Engine {
         Engine {
             options,
-            searcher: Searcher::new(options.table_bits),
+            searcher: Searcher::new(options.table_bits).with_endgame(match options.level {
+                Level::Hard | Level::Perfect => options.endgame_bytes,
+                Level::Easy | Level::Medium => 0,
+            }),
             rng: XorShift::new(options.seed),
         }
     }

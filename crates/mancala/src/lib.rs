@@ -35,6 +35,7 @@
 //! ```
 
 mod board;
+mod endgame;
 mod engine;
 mod game;
 mod rng;
@@ -42,7 +43,8 @@ mod rules;
 mod solver;
 
 pub use board::{Board, BoardError, Player, MAX_SLOTS};
-pub use engine::{Choice, Engine, EngineOptions, Level};
+pub use endgame::{EndgameTable, Lookup};
+pub use engine::{Choice, Engine, EngineOptions, Level, DEFAULT_ENDGAME_BYTES};
 pub use game::{predict, CaptureEvent, GameEnd, GameError, GameResult, MoveOutcome, Position};
 pub use rng::XorShift;
 pub use rules::{

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use crate::board::Player;
-use crate::engine::{child, store_diff, Searcher, EXACT, SOLVE_DEPTHS};
+use crate::engine::{child, store_diff, Searcher, DEFAULT_ENDGAME_BYTES, EXACT, SOLVE_DEPTHS};
 use crate::game::Position;
 
 /// A game-theoretic value for the player to move.
@@ -78,9 +78,21 @@ impl Solver {
     /// node budget (`None`: no limit; solving is exponential, so keep boards small).
     pub fn new(table_bits: u8, budget: Option<u64>) -> Solver {
         Solver {
-            searcher: Searcher::new(table_bits),
+            searcher: Searcher::new(table_bits).with_endgame(DEFAULT_ENDGAME_BYTES),
             budget: budget.unwrap_or(u64::MAX),
         }
+    }
+
+    /// Uses an endgame database of at most `bytes` (0: none; the default is
+    /// [`DEFAULT_ENDGAME_BYTES`]).
+    pub fn with_endgame(mut self, bytes: u64) -> Solver {
+        self.searcher = self.searcher.with_endgame(bytes);
+        self
+    }
+
+    /// Endgame database entries computed so far (they are not counted as nodes).
+    pub fn endgame_computed(&self) -> u64 {
+        self.searcher.endgame_computed()
     }
 
     /// The exact value of `pos`, or `None` when the node budget ran out first.

@@ -190,6 +190,7 @@ fn engine_levels_play_legal_moves_and_are_deterministic() {
                 seed,
                 table_bits: 16,
                 node_budget: Some(20_000),
+                ..EngineOptions::default()
             });
             let mut pos = Position::new(Rules::ti82(3).unwrap());
             let mut moves = Vec::new();
@@ -237,6 +238,7 @@ fn hard_beats_easy_more_often_than_not() {
             seed: game,
             table_bits: 16,
             node_budget: Some(20_000),
+            ..EngineOptions::default()
         });
         let mut easy = Engine::with_level(Level::Easy, game + 100);
         let hard_side = if game % 2 == 0 {
@@ -279,6 +281,7 @@ fn a_tiny_budget_still_gives_a_legal_move_and_solver_gives_up() {
             seed: 3,
             table_bits: 10,
             node_budget: Some(10),
+            ..EngineOptions::default()
         });
         let c = engine.choose(&pos).unwrap();
         assert!(pos.is_legal(c.house), "{level}");
@@ -286,4 +289,36 @@ fn a_tiny_budget_still_gives_a_legal_move_and_solver_gives_up() {
     }
     assert_eq!(Solver::new(10, Some(1_000)).solve(&pos), None);
     assert_eq!(Solver::new(10, Some(1_000)).solve_moves(&pos), None);
+}
+
+#[test]
+fn the_endgame_database_changes_no_value() {
+    // TI-82 rules with 4 rocks are big enough for the database; midgame positions with 12 to
+    // 20 rocks in play reach it within a few moves.
+    let rules = Rules::ti82(4).unwrap();
+    let mut rng = XorShift::new(11);
+    let mut checked = 0;
+    let mut with = Solver::new(18, None);
+    let mut without = Solver::new(18, None).with_endgame(0);
+    for _ in 0..40 {
+        let mut pos = Position::new(rules);
+        loop {
+            let b = pos.board();
+            let left = b.row_total(Player::One) + b.row_total(Player::Two);
+            if pos.is_over() || left <= 20 {
+                break;
+            }
+            let moves = pos.legal_moves();
+            pos.play(moves[rng.below(moves.len())]).unwrap();
+        }
+        if pos.is_over() {
+            continue;
+        }
+        let a = with.solve(&pos).unwrap();
+        let b = without.solve(&pos).unwrap();
+        assert_eq!(a.margin, b.margin, "{:?}", pos.board().slots());
+        checked += 1;
+    }
+    assert!(with.endgame_computed() > 0, "the database was used");
+    assert!(checked >= 20, "{checked} positions");
 }
