@@ -172,6 +172,8 @@ pub struct Machine {
     pub wav: Option<WavRecorder>,
     pub net: Option<NetLink>,
     pub link_log: Option<PathBuf>,
+    /// Where to write the raw line trace at exit (`--link-trace`).
+    pub link_trace: Option<PathBuf>,
     pub commentary: Option<Commentary>,
     /// Messages for the user (printed, or shown on the status line).
     pub messages: Vec<String>,
@@ -217,7 +219,7 @@ impl Machine {
         m: &MachineArgs,
         messages: Vec<String>,
     ) -> Result<Machine> {
-        if m.wav.is_some() || m.link_log.is_some() {
+        if m.wav.is_some() || m.link_log.is_some() || m.link_trace.is_some() {
             calc.hardware_mut().link.enable_log();
         }
         let wav = match &m.wav {
@@ -260,6 +262,7 @@ impl Machine {
             wav,
             net,
             link_log: m.link_log.clone(),
+            link_trace: m.link_trace.clone(),
             commentary: None,
             messages,
         })
@@ -378,6 +381,10 @@ impl Machine {
         if let Some(p) = &self.link_log {
             write_link_log(p, self.calc.hardware().link.log())?;
             out.push(format!("link log saved: {}", p.display()));
+        }
+        if let Some(p) = &self.link_trace {
+            crate::files_cmd::write_link_trace(p, self.calc.hardware().link.log())?;
+            out.push(format!("link trace saved: {}", p.display()));
         }
         if let Some(p) = &self.state_path {
             session::save_state(&self.calc, p)?;

@@ -31,6 +31,8 @@ pub enum Command {
     Run(RunArgs),
     /// Play random MANCALA games through the keypad and check every move against the rules.
     Conformance(ConformanceArgs),
+    #[command(flatten)]
+    Files(crate::files_cmd::FilesCommand),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -79,6 +81,9 @@ pub struct MachineArgs {
     /// Write the decoded link traffic to FILE at exit.
     #[arg(long, value_name = "FILE")]
     pub link_log: Option<PathBuf>,
+    /// Write the link lines' every change to FILE at exit (for `ti82 link-log`).
+    #[arg(long, value_name = "FILE")]
+    pub link_trace: Option<PathBuf>,
     /// Record the link port's two lines as audio (stereo WAV: tip left, ring right).
     #[arg(long, value_name = "FILE")]
     pub wav: Option<PathBuf>,

@@ -10,6 +10,7 @@ pub mod app;
 pub mod capture;
 pub mod cli;
 pub mod config;
+pub mod files_cmd;
 pub mod gui;
 pub mod headless;
 pub mod keymap;

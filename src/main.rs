@@ -15,6 +15,7 @@ fn main() -> ExitCode {
         Some(Command::Run(args)) if args.headless => headless(&args),
         Some(Command::Run(args)) => interactive(&args.machine, &args.ui),
         Some(Command::Conformance(args)) => conformance(&args),
+        Some(Command::Files(cmd)) => ti82::files_cmd::run(&cmd, &mut std::io::stdout().lock()),
         None => interactive(&cli.machine, &cli.ui),
     };
     match result {
