@@ -2,7 +2,7 @@
 
 use mancala::{
     predict, Board, CaptureTrigger, EndRule, GameError, GameResult, Player, Position, Rules,
-    SweepRule, XorShift,
+    SweepRule, XorShift, MAX_ROCKS,
 };
 use proptest::prelude::*;
 
@@ -159,7 +159,15 @@ proptest! {
         house in 0u8..14,
     ) {
         let n = rules.slots();
-        let board = Board::from_slots(&pits[..n]).unwrap();
+        // A board holds at most MAX_ROCKS rocks; more is refused, never a panic.
+        let total: u32 = pits[..n].iter().map(|&x| u32::from(x)).sum();
+        let board = match Board::from_slots(&pits[..n]) {
+            Ok(b) => b,
+            Err(e) => {
+                prop_assert!(total > u32::from(MAX_ROCKS), "{e}");
+                return Ok(());
+            }
+        };
         let player = if two { Player::Two } else { Player::One };
         let pos = Position::from_board(rules, board, player).unwrap();
         check_legal_moves(&pos);
