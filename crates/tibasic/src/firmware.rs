@@ -439,9 +439,14 @@ impl BasicFirmware {
             // so both choices return to the home screen and keep the place for a front end.
             self.shell = Shell::Home;
             self.st.shown = Shown::Home;
-            let ram = hw.mem.ram_mut();
-            let (row, _) = screen::cursor(ram);
-            screen::clear_row(ram, row);
+            // The next entry goes on a clean line below the last one. When the screen is full
+            // (a scroll is pending), the cursor still sits on the entry's own line: the scroll
+            // makes the new line, and the entry stays visible.
+            if !self.st.scroll_pending {
+                let ram = hw.mem.ram_mut();
+                let (row, _) = screen::cursor(ram);
+                screen::clear_row(ram, row);
+            }
         }
         self.st.dirty = true;
     }
@@ -542,6 +547,10 @@ impl BasicFirmware {
                 if self.input_idx >= items.len() {
                     self.input_idx = 0;
                     self.interp.finish_wait(None);
+                } else {
+                    // `Prompt A,B`: the next variable's prompt, on the next line.
+                    self.start_input_item(hw, items);
+                    self.st.dirty = true;
                 }
             }
             (_, Key::Clear) => {
