@@ -70,6 +70,8 @@ pub struct BasicFirmware {
     /// requester of a `Get(` in flight.
     holder: tilink::Holder,
     requester: Option<tilink::Requester>,
+    /// The sender of a `Send(` in flight.
+    sender: Option<tilink::SendVars>,
     /// When the link state machines next need a poll, and whether a line change from the
     /// peer should wake them sooner.
     link_wake: u64,
@@ -106,6 +108,7 @@ impl BasicFirmware {
             input_started: false,
             holder: tilink::Holder::new(tilink::MID_TI82, tilink::Timing::default()),
             requester: None,
+            sender: None,
             link_wake: 0,
             link_edge: false,
             next_scan: 0,
@@ -436,9 +439,14 @@ impl BasicFirmware {
             // so both choices return to the home screen and keep the place for a front end.
             self.shell = Shell::Home;
             self.st.shown = Shown::Home;
-            let ram = hw.mem.ram_mut();
-            let (row, _) = screen::cursor(ram);
-            screen::clear_row(ram, row);
+            // The next entry goes on a clean line below the last one. When the screen is full
+            // (a scroll is pending), the cursor still sits on the entry's own line: the scroll
+            // makes the new line, and the entry stays visible.
+            if !self.st.scroll_pending {
+                let ram = hw.mem.ram_mut();
+                let (row, _) = screen::cursor(ram);
+                screen::clear_row(ram, row);
+            }
         }
         self.st.dirty = true;
     }
@@ -476,7 +484,7 @@ impl BasicFirmware {
                 self.st.dirty = true;
             }
             Wait::Input(items) => self.key_input(hw, k, &items),
-            Wait::Get(_) => {}
+            Wait::Get(_) | Wait::Send(_) => {}
         }
     }
 
@@ -539,6 +547,10 @@ impl BasicFirmware {
                 if self.input_idx >= items.len() {
                     self.input_idx = 0;
                     self.interp.finish_wait(None);
+                } else {
+                    // `Prompt A,B`: the next variable's prompt, on the next line.
+                    self.start_input_item(hw, items);
+                    self.st.dirty = true;
                 }
             }
             (_, Key::Clear) => {
@@ -625,6 +637,25 @@ impl BasicFirmware {
                     }
                 }
             }
+            Wait::Send(target) => {
+                if self.sender.is_none() {
+                    match send_variable(hw.mem.ram(), &target) {
+                        Ok(var) => {
+                            self.sender = Some(
+                                tilink::SendVars::new(
+                                    tilink::MID_TI82,
+                                    tilink::Timing::default(),
+                                    &[var],
+                                )
+                                .with_rts()
+                                .eot_ack_optional(),
+                            );
+                            self.link_wake = hw.now;
+                        }
+                        Err(kind) => self.interp.raise(kind),
+                    }
+                }
+            }
             Wait::Menu { .. } | Wait::Pause => {}
         }
         self.st.dirty = true;
@@ -655,6 +686,32 @@ impl BasicFirmware {
                     }
                     self.st.vat_hints.clear();
                     self.interp.finish_wait(None);
+                }
+            }
+            return;
+        }
+        if let Some(snd) = &mut self.sender {
+            let mut ep = tilink::TimedPort::new(&mut hw.link, hw.now);
+            match snd.poll(&mut ep) {
+                tilink::Progress::Pending(w) => {
+                    self.link_wake = wake_time(w, &hw.link, hw.now);
+                    self.link_edge = w.edge;
+                }
+                tilink::Progress::Done(result) => {
+                    self.sender = None;
+                    self.link_wake = hw.now;
+                    match result {
+                        Ok(_) => self.interp.finish_wait(None),
+                        // A peer that does not answer the RTS (another TI-82), refuses, or
+                        // breaks off: ERR:TRANSMISSION (see docs/tibasic.md).
+                        Err(_) => {
+                            self.interp.raise(ErrorKind::Link);
+                            if let Status::Error(err) = self.interp.status() {
+                                self.show_error(err);
+                            }
+                            self.present(hw);
+                        }
+                    }
                 }
             }
             return;
@@ -694,6 +751,9 @@ impl BasicFirmware {
             }
             if let Some(mut req) = self.requester.take() {
                 req.cancel(&mut tilink::TimedPort::new(&mut hw.link, hw.now));
+            }
+            if let Some(mut snd) = self.sender.take() {
+                snd.cancel(&mut tilink::TimedPort::new(&mut hw.link, hw.now));
             }
             self.present(hw);
         }
@@ -745,7 +805,7 @@ impl BasicFirmware {
     // ------------------------------------------------------------------ save states
 
     fn save(&self, w: &mut StateWriter) {
-        w.u8(1); // format version of this firmware's state
+        w.u8(2); // format version of this firmware's state
         self.interp.save(w);
         let s = &self.st;
         w.u8(match s.shown {
@@ -803,6 +863,13 @@ impl BasicFirmware {
             }
             None => w.bool(false),
         }
+        match &self.sender {
+            Some(s) => {
+                w.bool(true);
+                s.save(w);
+            }
+            None => w.bool(false),
+        }
         w.u64(self.link_wake);
         w.bool(self.link_edge);
         w.u64(self.next_scan);
@@ -815,7 +882,9 @@ impl BasicFirmware {
     fn load(&mut self, data: &[u8]) -> Result<(), StateError> {
         let mut r = StateReader::new(data);
         let mut f = BasicFirmware::new();
-        if r.u8()? != 1 {
+        // Version 1 had no `Send(` sender.
+        let version = r.u8()?;
+        if version != 1 && version != 2 {
             return Err(StateError::Corrupt(
                 "unknown TI-BASIC runtime state version",
             ));
@@ -878,6 +947,11 @@ impl BasicFirmware {
         f.holder = tilink::Holder::load(&mut r)?;
         f.requester = if r.bool()? {
             Some(tilink::Requester::load(&mut r)?)
+        } else {
+            None
+        };
+        f.sender = if version >= 2 && r.bool()? {
+            Some(tilink::SendVars::load(&mut r)?)
         } else {
             None
         };
@@ -1211,6 +1285,21 @@ fn get_request(t: &Target) -> Option<(tifiles::var::VarType, VarName)> {
         Target::List(k) => Some((VarType::List, VarName::from_bytes(&[PREFIX_LIST, *k]))),
         Target::Matrix(k) => Some((VarType::Matrix, VarName::from_bytes(&[PREFIX_MATRIX, *k]))),
         _ => None,
+    }
+}
+
+/// The variable a `Send(` pushes, read from the VAT. An undefined real is sent as 0 (it reads
+/// as 0 everywhere else); an undefined list or matrix is ERR:UNDEFINED.
+fn send_variable(ram: &[u8], t: &Target) -> Result<Variable, ErrorKind> {
+    use tilink::VarSource;
+    let (ty, name) = get_request(t).ok_or(ErrorKind::DataType)?;
+    match tilink::RamVars(ram).lookup(ty, &name) {
+        Some(v) => Ok(v),
+        None if ty == tifiles::var::VarType::Real => Ok(Variable {
+            name,
+            data: VarData::Real(tifiles::float::TiFloat::from_bytes(Real::ZERO.to_bcd())),
+        }),
+        None => Err(ErrorKind::Undefined),
     }
 }
 

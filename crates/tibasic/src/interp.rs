@@ -57,6 +57,8 @@ pub enum Wait {
     Input(Vec<(Option<Value>, Target)>),
     /// `Get(`: a link transfer the firmware runs (list or variable named by the target).
     Get(Target),
+    /// `Send(`: the firmware pushes the named variable with RTS (spec 1.7.7).
+    Send(Target),
 }
 
 /// How a program run ended, or where it stands.
@@ -458,8 +460,8 @@ impl Interp {
             Stmt::Command(tok, tok2, args) => {
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {
-                    // Get( names its variable instead of evaluating it.
-                    if *tok == crate::token::GET {
+                    // Get( and Send( name their variable instead of evaluating it.
+                    if matches!(*tok, crate::token::GET | crate::token::SEND) {
                         break;
                     }
                     vals.push(eval(sys, a)?);
@@ -467,6 +469,11 @@ impl Interp {
                 if *tok == crate::token::GET {
                     let t = get_command_target(args)?;
                     self.wait(Wait::Get(t));
+                    return Ok(());
+                }
+                if *tok == crate::token::SEND {
+                    let t = get_command_target(args)?;
+                    self.wait(Wait::Send(t));
                     return Ok(());
                 }
                 match sys.command(*tok, *tok2, vals)? {
@@ -834,6 +841,10 @@ fn put_wait(w: &mut StateWriter, wait: &Wait) {
             w.u8(4);
             put_target(w, t);
         }
+        Wait::Send(t) => {
+            w.u8(5);
+            put_target(w, t);
+        }
     }
 }
 
@@ -865,6 +876,7 @@ fn get_wait(r: &mut StateReader) -> Result<Wait, StateError> {
             Wait::Input(items)
         }
         4 => Wait::Get(get_target(r)?),
+        5 => Wait::Send(get_target(r)?),
         _ => return Err(StateError::Corrupt("wait tag")),
     })
 }

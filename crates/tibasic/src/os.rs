@@ -360,15 +360,44 @@ impl<'a> Os<'a> {
         screen::plot_mut(self.ram_mut()).fill(0);
         if self.st.modes.axes {
             let (r0, c0) = self.to_pixel(Real::ZERO, Real::ZERO);
+            let xticks = self.ticks(0x0A, 0x0B, 0x02, |os, v| os.to_pixel(v, Real::ZERO).1);
+            let yticks = self.ticks(0x0C, 0x0D, 0x03, |os, v| os.to_pixel(Real::ZERO, v).0);
             let buf = screen::plot_mut(self.hw.mem.ram_mut());
             if (0..screen::GRAPH_ROWS).contains(&r0) {
                 screen::line(buf, (r0, 0), (r0, screen::GRAPH_COLS - 1), Ink::On);
+                for c in xticks {
+                    screen::pixel(buf, r0 - 1, c, Ink::On);
+                    screen::pixel(buf, r0 + 1, c, Ink::On);
+                }
             }
             if (0..screen::GRAPH_COLS).contains(&c0) {
                 screen::line(buf, (0, c0), (screen::GRAPH_ROWS - 1, c0), Ink::On);
+                for r in yticks {
+                    screen::pixel(buf, r, c0 - 1, Ink::On);
+                    screen::pixel(buf, r, c0 + 1, Ink::On);
+                }
             }
         }
         self.show_graph();
+    }
+
+    /// The pixel positions of an axis's tick marks: every multiple of the scale (`scl`, window
+    /// variable) between `min` and `max`. A zero or negative scale has no ticks; more than
+    /// 200 ticks (they would merge into a band) are not drawn.
+    fn ticks(&self, min: u8, max: u8, scl: u8, at: impl Fn(&Self, Real) -> i64) -> Vec<i64> {
+        let (lo, hi, step) = (
+            self.window_get(min).to_f64(),
+            self.window_get(max).to_f64(),
+            self.window_get(scl).to_f64(),
+        );
+        if step <= 0.0 || hi <= lo || (hi - lo) / step > 200.0 {
+            return Vec::new();
+        }
+        let (first, last) = ((lo / step).ceil() as i64, (hi / step).floor() as i64);
+        (first..=last)
+            .filter_map(|k| Real::from_i64(k).mul(self.window_get(scl)).ok())
+            .map(|v| at(self, v))
+            .collect()
     }
 
     /// Writes a line of text on the home screen at the cursor row (`Disp` semantics).

@@ -118,3 +118,207 @@ fn get_with_nobody_answering_leaves_the_variable_unchanged() {
     assert_eq!(read_list(b.ram(), 1), Some(vec![Real::from_i64(9)]));
     assert!(text(&b).iter().any(|l| l.ends_with("9")), "{:?}", text(&b));
 }
+
+/// The link log's commands, in order.
+fn commands(calc: &Calc) -> Vec<String> {
+    tilink::log::packets_from_levels(calc.hardware().link.log())
+        .iter()
+        .map(|p| match &p.packet {
+            Ok(pk) => pk.cmd.to_string(),
+            Err(e) => format!("broken: {e}"),
+        })
+        .collect()
+}
+
+/// Runs `calc` with a computer on the cable (`side`), tapping `keys` (key, emulated ms to
+/// run after the release).
+fn with_computer(
+    calc: &mut Calc,
+    pc: &mut tilink::VirtualCable,
+    side: &mut dyn FnMut(&mut tilink::TimedPort) -> tilink::Wake,
+    script: &[(Option<Key>, u64)],
+) {
+    for &(key, ms) in script {
+        if let Some(k) = key {
+            calc.press(k);
+            let until = calc.now() + 60 * MS;
+            pc.run(calc, until, &mut *side);
+            calc.release(k);
+            let until = calc.now() + 60 * MS;
+            pc.run(calc, until, &mut *side);
+        }
+        let until = calc.now() + ms * MS;
+        pc.run(calc, until, &mut *side);
+    }
+}
+
+/// Starts `name` alone (no cable yet) and lets it reach its first `Pause`.
+fn start_alone(calc: &mut Calc, name: &str) {
+    tibasic::firmware::start_program(calc, name).unwrap();
+    calc.run_for(100 * MS);
+}
+
+#[test]
+fn send_pushes_a_list_to_a_receiving_computer() {
+    let mut calc = calc_with(&[("PUSH", "{1,2,3}->L1\nPause\nSend(L1)\nDisp 5")]);
+    start_alone(&mut calc, "PUSH");
+    let mut pc = tilink::VirtualCable::attach(&mut calc, LATENCY);
+    pc.port().enable_log();
+    // A CBL-like receiver: accepts the RTS header, takes the DATA, ACKs the EOT.
+    let mut recv = tilink::ReceiveVars::new(tilink::MID_CBL, tilink::Timing::default());
+    let mut got = None;
+    let mut side = |ep: &mut tilink::TimedPort| match recv.poll(ep) {
+        tilink::Progress::Pending(w) => w,
+        tilink::Progress::Done(r) => {
+            got.get_or_insert(r);
+            tilink::Wake::NEVER
+        }
+    };
+    with_computer(&mut calc, &mut pc, &mut side, &[(Some(Key::Enter), 1_000)]);
+    let received = got
+        .expect("the receiver finished")
+        .expect("received cleanly");
+    assert_eq!(received.vars.len(), 1);
+    let v = &received.vars[0];
+    assert_eq!(v.name.bytes(), &[0x5D, 0x00]);
+    match &v.data {
+        tifiles::var::VarData::List(l) => {
+            let reals: Vec<Real> = l
+                .iter()
+                .map(|f| Real::from_bcd(f.to_bytes()).unwrap())
+                .collect();
+            assert_eq!(
+                reals,
+                vec![Real::from_i64(1), Real::from_i64(2), Real::from_i64(3)]
+            );
+        }
+        other => panic!("not a list: {other:?}"),
+    }
+    // Spec 1.7.7: RTS, ACK, CTS, ACK, DATA, ACK, then our EOT and its ACK.
+    assert_eq!(
+        commands(&calc),
+        ["RTS", "ACK", "CTS", "ACK", "DATA", "ACK", "EOT", "ACK"]
+    );
+    // The program went on after the transfer.
+    assert!(
+        text(&calc).iter().any(|l| l.ends_with(" 5")),
+        "{:?}",
+        text(&calc)
+    );
+    pc.detach(&mut calc);
+}
+
+#[test]
+fn send_succeeds_when_the_peer_does_not_answer_the_eot() {
+    let mut calc = calc_with(&[("PUSH", "7->A\nPause\nSend(A)\nDisp 5")]);
+    start_alone(&mut calc, "PUSH");
+    let mut pc = tilink::VirtualCable::attach(&mut calc, LATENCY);
+    // A receiver that stops listening after the DATA (it never reads the EOT).
+    let mut recv = tilink::ReceiveVars::new(tilink::MID_CBL, tilink::Timing::default());
+    let mut got: Option<tifiles::var::Variable> = None;
+    let mut side = |ep: &mut tilink::TimedPort| {
+        if got.is_some() {
+            return tilink::Wake::NEVER;
+        }
+        let p = recv.poll(ep);
+        if let Some(v) = recv.received().vars.first() {
+            got = Some(v.clone());
+            recv.cancel(ep);
+            return tilink::Wake::NEVER;
+        }
+        match p {
+            tilink::Progress::Pending(w) => w,
+            tilink::Progress::Done(_) => tilink::Wake::NEVER,
+        }
+    };
+    with_computer(&mut calc, &mut pc, &mut side, &[(Some(Key::Enter), 4_000)]);
+    let v = got.expect("A arrived");
+    assert_eq!(v.name.bytes(), b"A");
+    assert!(
+        text(&calc).iter().any(|l| l.ends_with(" 5")),
+        "{:?}",
+        text(&calc)
+    );
+    let cmds = commands(&calc);
+    assert_eq!(cmds[..6], ["RTS", "ACK", "CTS", "ACK", "DATA", "ACK"]);
+    pc.detach(&mut calc);
+}
+
+#[test]
+fn send_to_a_calculator_that_ignores_rts_is_a_transmission_error() {
+    // The receiver is another TI-82 waiting at `Pause`: it answers REQ but ignores RTS.
+    let mut a = calc_with(&[("HOLD", "Pause")]);
+    let mut b = calc_with(&[("PUSH", "{4,5}->L1\nSend(L1)\nDisp 5")]);
+    cable::connect(&mut a, &mut b, LATENCY);
+    let mut sa = start_keys(&a, "HOLD");
+    sa.push((4_000, None));
+    let mut sb = start_keys(&b, "PUSH");
+    sb.push((4_000, None));
+    let (_a, b) = two_threads(a, b, sa, sb);
+    // The transfer ends with an error screen, not a hang, and Disp never ran.
+    let fw = b
+        .firmware()
+        .as_any()
+        .downcast_ref::<BasicFirmware>()
+        .unwrap();
+    let err = fw.last_error().expect("an error");
+    assert_eq!(err.kind, tibasic::value::ErrorKind::Link);
+    assert_eq!(err.kind.ti_name(), "TRANSMISSION");
+    assert!(!fw.program_active());
+    assert!(b.lcd().to_text().contains('#'), "the error screen is shown");
+    assert_eq!(commands(&b), ["RTS"]);
+}
+
+#[test]
+fn send_survives_a_save_state_mid_transfer() {
+    let mut calc = calc_with(&[("PUSH", "{1,2,3}->L1\nPause\nSend(L1)\nDisp 5")]);
+    start_alone(&mut calc, "PUSH");
+    let mut pc = tilink::VirtualCable::attach(&mut calc, LATENCY);
+    let mut recv = tilink::ReceiveVars::new(tilink::MID_CBL, tilink::Timing::default());
+    let mut got = None;
+    let mut side = |ep: &mut tilink::TimedPort| match recv.poll(ep) {
+        tilink::Progress::Pending(w) => w,
+        tilink::Progress::Done(r) => {
+            got.get_or_insert(r);
+            tilink::Wake::NEVER
+        }
+    };
+    // ENTER, then stop a few ms into the transfer and save; restoring the state into the
+    // same calculator must carry on where it was.
+    let sending = |calc: &Calc| {
+        let fw = calc
+            .firmware()
+            .as_any()
+            .downcast_ref::<BasicFirmware>()
+            .unwrap();
+        matches!(
+            fw.status(),
+            tibasic::interp::Status::Waiting(tibasic::interp::Wait::Send(_))
+        )
+    };
+    calc.press(Key::Enter);
+    for _ in 0..100 {
+        if sending(&calc) {
+            break;
+        }
+        let until = calc.now() + MS;
+        pc.run(&mut calc, until, &mut side);
+    }
+    let until = calc.now() + 5 * MS;
+    pc.run(&mut calc, until, &mut side);
+    assert!(sending(&calc), "the transfer is in flight");
+    let state = calc.state_bytes();
+    calc.restore_bytes(std::path::Path::new("mid-send"), &state)
+        .expect("state restores");
+    calc.release(Key::Enter);
+    let until = calc.now() + 1_000 * MS;
+    pc.run(&mut calc, until, &mut side);
+    let received = got.expect("finished").expect("clean");
+    assert_eq!(received.vars.len(), 1);
+    assert!(
+        text(&calc).iter().any(|l| l.ends_with(" 5")),
+        "{:?}",
+        text(&calc)
+    );
+    pc.detach(&mut calc);
+}

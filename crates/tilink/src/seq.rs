@@ -58,6 +58,11 @@ trait Steps {
     fn finished(&mut self) -> &mut bool;
     /// One link event; `Ok(Some)` finishes, `Ok(None)` continues (a new link command issued).
     fn step(&mut self, ev: LinkEvent) -> Result<Option<Self::Out>, LinkError>;
+    /// The link failed (it has already released both lines); `Err` ends the sequence with
+    /// that error, `Ok(Some)` ends it successfully anyway.
+    fn failed(&mut self, e: LinkError) -> Result<Option<Self::Out>, LinkError> {
+        Err(e)
+    }
 
     fn drive<E: LinkEndpoint + ?Sized>(&mut self, ep: &mut E) -> Progress<Self::Out> {
         if *self.finished() {
@@ -68,7 +73,7 @@ trait Steps {
         for _ in 0..1_000_000 {
             let r = match self.link().poll(ep) {
                 LinkEvent::Pending(w) => return Progress::Pending(w),
-                LinkEvent::Failed(e) => Err(e),
+                LinkEvent::Failed(e) => self.failed(e),
                 ev => self.step(ev),
             };
             match r {
@@ -171,6 +176,7 @@ pub struct SendVars {
     idx: usize,
     section: usize,
     eot: bool,
+    eot_optional: bool,
     header_cmd: Command,
     decision_timeout: Option<u64>,
     st: SendSt,
@@ -203,6 +209,7 @@ impl SendVars {
             idx: 0,
             section: 0,
             eot,
+            eot_optional: false,
             header_cmd: Command::Var,
             decision_timeout: None,
             st: SendSt::Start,
@@ -214,6 +221,14 @@ impl SendVars {
     /// Announces with RTS instead of VAR (the `Send(` push of spec 1.7.7).
     pub fn with_rts(mut self) -> Self {
         self.header_cmd = Command::Rts;
+        self
+    }
+
+    /// Sends the final EOT without requiring its ACK: a peer that does not answer it within
+    /// the reply timeout still ends the send successfully (the tail of `Send(`, spec 1.7.7:
+    /// a peer should ACK an EOT and must not require one).
+    pub fn eot_ack_optional(mut self) -> Self {
+        self.eot_optional = true;
         self
     }
 
@@ -271,6 +286,16 @@ impl Steps for SendVars {
     }
     fn finished(&mut self) -> &mut bool {
         &mut self.finished
+    }
+
+    fn failed(&mut self, e: LinkError) -> Result<Option<SendReport>, LinkError> {
+        match (self.st, &e) {
+            // Everything was delivered; only the EOT went unanswered.
+            (SendSt::EotAck, LinkError::Timeout { .. }) if self.eot_optional => {
+                Ok(Some(std::mem::take(&mut self.report)))
+            }
+            _ => Err(e),
+        }
     }
 
     fn step(&mut self, ev: LinkEvent) -> Result<Option<SendReport>, LinkError> {
@@ -1096,6 +1121,125 @@ impl Requester {
             st,
             header: has.then_some(h),
             data,
+            finished: r.bool()?,
+        })
+    }
+}
+
+impl SendVars {
+    /// Saves the whole state (mid-transfer included) for a firmware's save state.
+    pub fn save(&self, w: &mut StateWriter) {
+        self.link.save(w);
+        w.u32(self.items.len() as u32);
+        for item in &self.items {
+            w.bytes(&item.header.to_bytes());
+            w.u32(item.sections.len() as u32);
+            for s in &item.sections {
+                w.bytes(s);
+            }
+        }
+        w.u32(self.idx as u32);
+        w.u32(self.section as u32);
+        w.bool(self.eot);
+        w.bool(self.eot_optional);
+        w.bool(self.header_cmd == Command::Rts);
+        put_opt(w, self.decision_timeout);
+        let (k, code) = match self.st {
+            SendSt::Start => (0, 0),
+            SendSt::HeaderAck => (1, 0),
+            SendSt::Decision => (2, 0),
+            SendSt::AckThenData => (3, 0),
+            SendSt::AckThenNext => (4, 0),
+            SendSt::AckThenExit(c) => (5, c),
+            SendSt::DataAck => (6, 0),
+            SendSt::EotAck => (7, 0),
+        };
+        w.u8(k);
+        w.u8(code);
+        for list in [&self.report.sent, &self.report.skipped] {
+            w.u32(list.len() as u32);
+            for &i in list.iter() {
+                w.u32(i as u32);
+            }
+        }
+        w.bool(self.finished);
+    }
+
+    /// Restores what [`SendVars::save`] wrote.
+    pub fn load(r: &mut StateReader) -> Result<SendVars, StateError> {
+        let link = PacketLink::load(r)?;
+        let n = r.u32()? as usize;
+        if n > 256 {
+            return Err(corrupt("link: sender item count"));
+        }
+        let mut items = Vec::with_capacity(n);
+        for _ in 0..n {
+            let header =
+                Header::parse(r.bytes()?).map_err(|_| corrupt("link: sender item header"))?;
+            let k = r.u32()? as usize;
+            if k > 3 {
+                return Err(corrupt("link: sender section count"));
+            }
+            let mut sections = Vec::with_capacity(k);
+            for _ in 0..k {
+                sections.push(r.bytes()?.to_vec());
+            }
+            items.push(Outgoing { header, sections });
+        }
+        let idx = r.u32()? as usize;
+        let section = r.u32()? as usize;
+        if idx > items.len() || items.get(idx).is_some_and(|it| section > it.sections.len()) {
+            return Err(corrupt("link: sender position"));
+        }
+        let eot = r.bool()?;
+        let eot_optional = r.bool()?;
+        let header_cmd = if r.bool()? {
+            Command::Rts
+        } else {
+            Command::Var
+        };
+        let decision_timeout = get_opt(r)?;
+        let (k, code) = (r.u8()?, r.u8()?);
+        let st = match k {
+            0 => SendSt::Start,
+            1 => SendSt::HeaderAck,
+            2 => SendSt::Decision,
+            3 => SendSt::AckThenData,
+            4 => SendSt::AckThenNext,
+            5 => SendSt::AckThenExit(code),
+            6 => SendSt::DataAck,
+            7 => SendSt::EotAck,
+            _ => return Err(corrupt("link: sender state")),
+        };
+        // Mid-item states need a current item.
+        if !matches!(st, SendSt::Start | SendSt::EotAck) && idx >= items.len() {
+            return Err(corrupt("link: sender position"));
+        }
+        if matches!(st, SendSt::DataAck) && section >= items[idx].sections.len() {
+            return Err(corrupt("link: sender section"));
+        }
+        let mut lists = [Vec::new(), Vec::new()];
+        for list in &mut lists {
+            let m = r.u32()? as usize;
+            if m > n {
+                return Err(corrupt("link: sender report"));
+            }
+            for _ in 0..m {
+                list.push(r.u32()? as usize);
+            }
+        }
+        let [sent, skipped] = lists;
+        Ok(SendVars {
+            link,
+            items,
+            idx,
+            section,
+            eot,
+            eot_optional,
+            header_cmd,
+            decision_timeout,
+            st,
+            report: SendReport { sent, skipped },
             finished: r.bool()?,
         })
     }
