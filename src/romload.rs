@@ -39,8 +39,8 @@ pub const TI82_KEYS: LoaderKeys = LoaderKeys {
     leave: "WAIT 300 2nd MODE CLEAR WAIT 200",
 };
 
-/// The longest the whole transfer may take, in emulated seconds (about 3 KB of programs
-/// take about 3 s on the wires). Every reply inside it has its own 2 s timeout
+/// The longest the whole transfer may take, in emulated seconds (MANBOARD and MANCALA, 2.2 KB,
+/// take about 2 s on the wires). Every reply inside it has its own 2 s timeout
 /// (`tilink::Timing`); this bounds the one wait without one, the receiver's CTS.
 pub const SEND_TIMEOUT_S: u64 = 30;
 
