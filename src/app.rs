@@ -132,6 +132,19 @@ impl Player {
         self.queue.is_empty() && now >= self.busy_until
     }
 
+    /// Plays every queued step on `calc` alone (no recorders, no cable), running it as long
+    /// as the steps take.
+    pub fn run(&mut self, calc: &mut Calc) -> Result<()> {
+        loop {
+            self.apply(calc)?;
+            let now = calc.now();
+            if self.is_idle(now) {
+                return Ok(());
+            }
+            calc.run_for(self.busy_until.saturating_sub(now).clamp(1, FRAME_T));
+        }
+    }
+
     /// Puts `steps` (taps expanded) at the front of the queue.
     fn push_front(&mut self, steps: &[Step]) {
         for s in script::expand(steps, self.timing).into_iter().rev() {
@@ -200,6 +213,13 @@ impl Machine {
             }
         }
         session::load_files(&mut calc, &m.load)?;
+        // A ROM calculator gets MANBOARD and MANCALA over the link, as from a computer
+        // (before the TCP cable, if any, is plugged in).
+        if let Some(msg) =
+            session::send_programs(&mut calc, made.os.as_deref(), &setup.choice, m.no_send)?
+        {
+            messages.push(msg);
+        }
         let mut machine = Self::with_calc(calc, made.ident, state_path, m, messages)?;
         // A fresh built-in calculator starts the game as its users did: MANBOARD draws the
         // board, then MANCALA's main menu (a restored one resumes where it was left).

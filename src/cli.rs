@@ -66,6 +66,9 @@ pub struct MachineArgs {
     /// Variables to load (.82p .82g .82l ... or their UUE text).
     #[arg(long, value_name = "FILE", num_args = 1..)]
     pub load: Vec<PathBuf>,
+    /// With a ROM: do not send MANBOARD and MANCALA over the link at start.
+    #[arg(long)]
+    pub no_send: bool,
     /// Run this program once started.
     #[arg(long, value_name = "NAME")]
     pub run: Option<String>,

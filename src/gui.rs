@@ -311,16 +311,28 @@ pub fn run(setup: &Setup, m: &MachineArgs, ui: &UiArgs) -> Result<()> {
 /// Two calculators in two windows joined by the machine crate's cable, run on this thread.
 /// Both start fresh (no saved state) so their clocks agree.
 fn run_pair(setup: &Setup, m: &MachineArgs, scale: usize, speed: Speed) -> Result<()> {
-    let mut a = crate::session::make_calc(&setup.choice)?.calc;
-    let mut b = crate::session::make_calc(&setup.choice)?.calc;
+    let (ma, mb) = (
+        crate::session::make_calc(&setup.choice)?,
+        crate::session::make_calc(&setup.choice)?,
+    );
+    let (os, mut a, mut b) = (ma.os, ma.calc, mb.calc);
     crate::session::load_files(&mut a, &m.load)?;
     crate::session::load_files(&mut b, &m.load)?;
+    let mut notes = Vec::new();
+    for c in [&mut a, &mut b] {
+        if let Some(msg) =
+            crate::session::send_programs(c, os.as_deref(), &setup.choice, m.no_send)?
+        {
+            notes.push(msg);
+        }
+    }
     cable::connect(&mut a, &mut b, cable::DEFAULT_LATENCY);
     let plain = MachineArgs {
         link: Vec::new(),
         ..m.clone()
     };
-    let ma = Machine::with_calc(a, "pair-a".into(), None, &plain, Vec::new())?;
+    notes.dedup();
+    let ma = Machine::with_calc(a, "pair-a".into(), None, &plain, notes)?;
     let mb = Machine::with_calc(b, "pair-b".into(), None, &plain, Vec::new())?;
     let mut va = View::open("TI-82 (A)", ma, scale)?;
     let mut vb = View::open("TI-82 (B)", mb, scale)?;

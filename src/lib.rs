@@ -16,6 +16,7 @@ pub mod headless;
 pub mod keymap;
 pub mod pacing;
 pub mod render;
+pub mod romload;
 pub mod script;
 pub mod session;
 pub mod skin;

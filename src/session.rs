@@ -25,6 +25,9 @@ pub struct Made {
     /// `rom-<hash>` or `builtin`: one state file per ROM image, so switching ROMs never
     /// loads a state made with another one.
     pub ident: String,
+    /// The TI-OS version found in the ROM image (`None`: the built-in runtime, or an image
+    /// without the OS's version text, which the link loader leaves alone).
+    pub os: Option<String>,
 }
 
 /// Builds the calculator for a firmware choice.
@@ -33,14 +36,17 @@ pub fn make_calc(choice: &FirmwareChoice) -> Result<Made> {
         FirmwareChoice::Rom(path) => {
             let rom = RomImage::load(path)?;
             let ident = format!("rom-{:016x}", rom.hash());
+            let os = rom.version().map(str::to_string);
             Ok(Made {
                 calc: Calc::from_rom(rom),
                 ident,
+                os,
             })
         }
         FirmwareChoice::Builtin => Ok(Made {
             calc: builtin_calc()?,
             ident: "builtin".into(),
+            os: None,
         }),
     }
 }
@@ -62,8 +68,8 @@ pub fn is_builtin(calc: &Calc) -> bool {
 }
 
 /// Puts variables read from files into the calculator: straight into the VAT on the built-in
-/// runtime. A ROM calculator would receive them over the link from a virtual computer, which
-/// is not written yet.
+/// runtime. A ROM calculator receives MANBOARD and MANCALA over the link at start
+/// (`crate::romload`); other files are not sent to it yet.
 fn install_vars(calc: &mut Calc, vars: &[Variable], file: &Path) -> Result<()> {
     if is_builtin(calc) {
         return tibasic::firmware::install(calc.ram_mut(), vars)
@@ -81,6 +87,34 @@ fn install_vars(calc: &mut Calc, vars: &[Variable], file: &Path) -> Result<()> {
         },
         names.join(", ")
     )
+}
+
+/// With a TI-OS ROM (`made.os` known) and unless `--no-send`: sends MANBOARD and MANCALA over
+/// the link when they are not in the calculator yet (`crate::romload`). Returns a message
+/// for the user, if any.
+pub fn send_programs(
+    calc: &mut Calc,
+    os: Option<&str>,
+    choice: &FirmwareChoice,
+    no_send: bool,
+) -> Result<Option<String>> {
+    if no_send || !matches!(choice, FirmwareChoice::Rom(_)) {
+        return Ok(None);
+    }
+    let Some(_) = os else {
+        return Ok(Some(
+            "the ROM image has no TI-OS version text: MANBOARD and MANCALA were not sent \
+             (--no-send silences this)"
+                .into(),
+        ));
+    };
+    let vars = crate::romload::programs()?;
+    match crate::romload::load_programs(calc, &vars, &crate::romload::TI82_KEYS)
+        .context("sending MANBOARD and MANCALA to the ROM calculator (--no-send skips it)")?
+    {
+        crate::romload::Loaded::AlreadyThere => Ok(None),
+        crate::romload::Loaded::Sent(hint) => Ok(Some(hint)),
+    }
 }
 
 /// Reads `.82p .82g .82l ...` files (plain or UUE) and loads their variables.

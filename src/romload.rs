@@ -1,0 +1,143 @@
+//! Putting MANBOARD and MANCALA into a calculator that runs a ROM, the way a computer does:
+//! the keys that put a TI-82 in LINK RECEIVE, then a virtual computer on the calculator's cable
+//! sends the programs with the real protocol and bit timing (`tilink::SendVars`, spec
+//! ti82-software.md 1.7.1), then the keys that leave the RECEIVE screen.
+//!
+//! The key sequences are data ([`LoaderKeys`], key scripts in the syntax of
+//! [`crate::script`]), so they can be changed in one place once checked against a real ROM.
+
+use anyhow::{anyhow, bail, Context, Result};
+use ti82_machine::cable::DEFAULT_LATENCY;
+use ti82_machine::{Calc, FRAME_T};
+use tifiles::Variable;
+use tilink::transport::T_PER_SECOND;
+use tilink::{Progress, SendReport, SendVars, Timing, VirtualCable, Wake, MID_COMPUTER};
+
+use crate::app::Player;
+use crate::script;
+
+/// The key scripts of the loader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoaderKeys {
+    /// A calculator that has just been powered up (no saved state): the cold boot of spec
+    /// ti82-hardware.md 2.6 (run ~1 s, hold ON ~0.5 s, release, let it reach the home screen).
+    pub boot: &'static str,
+    /// From wherever it is to LINK › RECEIVE › 1:Receive (spec ti82-software.md 1.7.1): 2nd
+    /// QUIT (2nd MODE) to the home screen, CLEAR, 2nd LINK (2nd X,T,θ), ► to the RECEIVE
+    /// menu, ENTER on `1:Receive`; then time to show "Waiting...".
+    pub receive: &'static str,
+    /// After the transfer: 2nd QUIT leaves the RECEIVE screen for the home screen, CLEAR
+    /// empties its entry line.
+    pub leave: &'static str,
+}
+
+/// The TI-82 key sequences (the menu layout is the spec's; not yet checked on a real ROM
+/// here: the real-ROM test in `tests/frontend_romload.rs` does that when `TI82_ROM` is set).
+pub const TI82_KEYS: LoaderKeys = LoaderKeys {
+    boot: "WAIT 1000 HOLD ON WAIT 500 RELEASE ON WAIT 1000",
+    receive: "2nd MODE CLEAR 2nd X,T,THETA RIGHT ENTER WAIT 500",
+    leave: "WAIT 300 2nd MODE CLEAR WAIT 200",
+};
+
+/// The longest the whole transfer may take, in emulated seconds (MANBOARD and MANCALA, 2.2 KB,
+/// take about 2 s on the wires). Every reply inside it has its own 2 s timeout
+/// (`tilink::Timing`); this bounds the one wait without one, the receiver's CTS.
+pub const SEND_TIMEOUT_S: u64 = 30;
+
+/// What the user is told once the programs are in.
+pub const HINT: &str =
+    "MANBOARD and MANCALA were sent to the calculator: press PRGM to run MANCALA";
+
+/// The programs the loader puts in: MANBOARD and MANCALA, our own TI-BASIC (`programs/`).
+pub fn programs() -> Result<Vec<Variable>> {
+    Ok(ti82_harness::builtin_programs()?)
+}
+
+/// Whether the calculator's RAM lacks any of `vars` (by name, read from the VAT; a RAM whose
+/// VAT cannot be read lacks them all).
+pub fn missing(calc: &Calc, vars: &[Variable]) -> bool {
+    let names = tibasic::firmware::program_names(calc.ram());
+    vars.iter()
+        .any(|v| !names.iter().any(|n| n.as_slice() == v.name.bytes()))
+}
+
+/// Plays a key script on the calculator (taps expanded, emulated time only).
+pub fn play_keys(calc: &mut Calc, keys: &str) -> Result<()> {
+    let steps = script::parse(keys).map_err(|e| anyhow!("loader key script {keys:?}: {e}"))?;
+    let mut player = Player::default();
+    player.push(&steps);
+    player.run(calc)
+}
+
+/// Sends `vars` to the calculator as a computer would (machine ID 02h, real bit timing on a
+/// virtual cable attached to its link port), stepping the calculator, for at most
+/// `timeout_s` emulated seconds. The calculator must be receiving.
+pub fn send_vars(calc: &mut Calc, vars: &[Variable], timeout_s: u64) -> Result<SendReport> {
+    let mut send = SendVars::new(MID_COMPUTER, Timing::default(), vars);
+    let mut pc = VirtualCable::attach(calc, DEFAULT_LATENCY);
+    let limit = calc
+        .now()
+        .saturating_add(timeout_s.saturating_mul(T_PER_SECOND));
+    let mut out = None;
+    while out.is_none() && calc.now() < limit {
+        let until = (calc.now() + FRAME_T).min(limit);
+        pc.run(calc, until, |ep| match send.poll(ep) {
+            Progress::Pending(w) => w,
+            Progress::Done(r) => {
+                out.get_or_insert(r);
+                Wake::NEVER
+            }
+        });
+    }
+    if out.is_none() {
+        // Give up: release our lines before unplugging.
+        let now = pc.now();
+        let mut ep = tilink::TimedPort::new(pc.port(), now);
+        send.cancel(&mut ep);
+    }
+    pc.detach(calc);
+    match out {
+        None => bail!(
+            "the calculator did not answer on the link: no end to the transfer after \
+             {timeout_s} emulated seconds (is it in LINK RECEIVE?)"
+        ),
+        Some(Err(e)) => Err(anyhow!("the calculator did not answer on the link: {e}")),
+        Some(Ok(report)) if !report.skipped.is_empty() => {
+            let names: Vec<String> = report
+                .skipped
+                .iter()
+                .map(|&i| vars[i].display_name())
+                .collect();
+            bail!(
+                "the calculator refused {} on the link (no room, or the user chose Omit)",
+                names.join(", ")
+            )
+        }
+        Some(Ok(report)) => Ok(report),
+    }
+}
+
+/// What [`load_programs`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Loaded {
+    /// The programs were already in the calculator's RAM: nothing sent.
+    AlreadyThere,
+    /// Sent; the message for the user.
+    Sent(String),
+}
+
+/// The loader: unless `vars` are all in the VAT already, boots the calculator if it has never
+/// run (`calc.now() == 0`), puts it in LINK RECEIVE, sends `vars`, and leaves the RECEIVE
+/// screen.
+pub fn load_programs(calc: &mut Calc, vars: &[Variable], keys: &LoaderKeys) -> Result<Loaded> {
+    if !missing(calc, vars) {
+        return Ok(Loaded::AlreadyThere);
+    }
+    if calc.now() == 0 {
+        play_keys(calc, keys.boot).context("booting the ROM")?;
+    }
+    play_keys(calc, keys.receive)?;
+    send_vars(calc, vars, SEND_TIMEOUT_S)?;
+    play_keys(calc, keys.leave)?;
+    Ok(Loaded::Sent(HINT.to_string()))
+}
