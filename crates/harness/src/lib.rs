@@ -7,6 +7,7 @@
 //! rules' prediction. Nothing depends on the program's other variables, so a user's original
 //! MANCALA can be checked the same way.
 
+pub mod commentary;
 pub mod probe;
 
 use std::path::Path;
@@ -98,12 +99,23 @@ pub fn press(calc: &mut Calc, k: Key) {
 /// Runs until neither the LCD (less the run indicator's corner) nor `L1` has changed for
 /// `quiet` ms, or `limit` ms passed. Returns false on the limit.
 pub fn settle(calc: &mut Calc, quiet: u64, limit: u64) -> bool {
+    settle_watching(calc, quiet, limit, &mut |_| {})
+}
+
+/// As [`settle`], calling `watch` after every 10 ms (a commentator following the game, say).
+pub fn settle_watching(
+    calc: &mut Calc,
+    quiet: u64,
+    limit: u64,
+    watch: &mut dyn FnMut(&Calc),
+) -> bool {
     let look = |c: &Calc| (glass_without_indicator(c), read_board(c.ram()));
     let mut last = look(calc);
     let mut stable = 0;
     let mut waited = 0;
     while waited < limit {
         calc.run_for(10 * MS);
+        watch(calc);
         waited += 10;
         let now = look(calc);
         if now == last {
