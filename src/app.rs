@@ -157,8 +157,8 @@ impl Player {
     }
 }
 
-/// A hook for a line of commentary under the screen (the Mancala probe will use it).
-pub type Commentary = Box<dyn FnMut(&Calc) -> Option<String>>;
+/// The commentary under the screen: the Mancala commentator, fed after every emulated chunk.
+pub type Commentary = ti82_harness::commentary::MancalaCommentator;
 
 /// A running calculator with everything plugged into it.
 pub struct Machine {
@@ -260,7 +260,7 @@ impl Machine {
             wav,
             net,
             link_log: m.link_log.clone(),
-            commentary: None,
+            commentary: Some(Commentary::new()),
             messages,
         })
     }
@@ -296,6 +296,9 @@ impl Machine {
     }
 
     pub(crate) fn after_chunk(&mut self) -> Result<()> {
+        if let Some(c) = &mut self.commentary {
+            c.observe(&self.calc);
+        }
         if let Some(net) = &mut self.net {
             let msgs = net.poll(&mut self.calc);
             self.messages.extend(msgs);
@@ -336,6 +339,15 @@ impl Machine {
         Ok(format!("screenshot: {}", p.display()))
     }
 
+    /// The evaluation on request (F11): switches the engine's evaluation on the status line on
+    /// or off; returns a message.
+    pub fn toggle_eval(&mut self) -> String {
+        match &mut self.commentary {
+            Some(c) => c.toggle_eval(),
+            None => "no Mancala commentary on this calculator".into(),
+        }
+    }
+
     /// The status line: speed, link, recording, commentary.
     pub fn status_line(&mut self, pacer: &mut Pacer) -> String {
         let x = pacer.measure(self.calc.now());
@@ -351,7 +363,7 @@ impl Machine {
             s.push_str(" | REC WAV");
         }
         if let Some(c) = &mut self.commentary {
-            if let Some(line) = c(&self.calc) {
+            if let Some(line) = c.line() {
                 s.push_str(" | ");
                 s.push_str(&line);
             }

@@ -6,6 +6,9 @@
 //! left end, ► to the hole, ENTER), waits for `L1` to change, and compares the board with the
 //! rules' prediction. Nothing depends on the program's other variables, so a user's original
 //! MANCALA can be checked the same way.
+//!
+//! [`commentary`] follows a game the user plays (the front end's status line): it only reads
+//! `L1`, explains each move with the rules crate and flags a board no legal move explains.
 
 pub mod commentary;
 pub mod probe;
