@@ -34,7 +34,7 @@ pub const QUIET_T: u64 = 6_000_000;
 pub const MAX_JUMP: i64 = 12;
 
 /// Search budget of one explanation (move sequences tried).
-const SEQUENCE_BUDGET: usize = 500_000;
+const SEQUENCE_BUDGET: usize = 100_000;
 
 /// Engine nodes for the evaluation on request (searched on a worker thread).
 pub const EVAL_NODES: u64 = 2_000_000;
@@ -420,6 +420,16 @@ impl MancalaCommentator {
                 ));
             }
             Explained::No { .. } => {}
+            Explained::TooMany if quiet => {
+                let pos = game.pos;
+                self.adopt(cur);
+                if let Some(g) = &mut self.game {
+                    if g.pos != pos {
+                        g.line = format!("{k} moves at once, not followed | {}", g.line);
+                    }
+                }
+            }
+            Explained::TooMany => {}
         }
     }
 
@@ -460,6 +470,8 @@ enum Explained {
     No {
         closest: Option<(Vec<MoveOutcome>, String)>,
     },
+    /// Too many sequences to try them all.
+    TooMany,
 }
 
 /// Searches the move sequences of length `k` from `pos` for one that leaves `L1` as `target`
@@ -539,6 +551,7 @@ fn explain(pos: &Position, k: usize, target: &L1Game) -> Explained {
     s.go(pos, k);
     match s.found {
         Some(moves) => Explained::Moves(moves),
+        None if s.budget == 0 => Explained::TooMany,
         None => Explained::No {
             closest: s.closest.map(|(_, moves, p)| {
                 let l1 = format!("{} turn {}", p.board(), turn_of(&p));

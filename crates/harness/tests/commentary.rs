@@ -338,3 +338,25 @@ fn real_mancala_game_on_the_builtin_runtime() {
     eprintln!("{moves} moves: {line}");
     assert!(moves > 10, "{moves} moves");
 }
+
+#[test]
+fn too_many_moves_at_once_are_picked_up_unverified() {
+    let mut s = Script::new();
+    s.start(4);
+    // Twelve moves in one jump: more sequences than the search tries.
+    s.set(&[2, 2, 2, 2, 2, 2, 14, 2, 2, 2, 2, 2, 2, 10], 1, 12);
+    assert_eq!(s.line(), "new game, 4 rocks a hole | P1 to move");
+    s.quiet();
+    assert_eq!(
+        s.line(),
+        "12 moves at once, not followed | following from move 12 | P1 to move | score 14-10"
+    );
+    assert_eq!(s.c.mismatch(), None);
+    // Thirteen or more, or backwards: picked up the same way.
+    s.set(&[2, 2, 2, 2, 2, 2, 14, 2, 2, 2, 2, 2, 2, 10], 2, 40);
+    s.quiet();
+    assert_eq!(
+        s.line(),
+        "following from move 40 | P2 to move | score 14-10"
+    );
+}
