@@ -170,8 +170,8 @@ impl Player {
     }
 }
 
-/// A hook for a line of commentary under the screen (the Mancala probe will use it).
-pub type Commentary = Box<dyn FnMut(&Calc) -> Option<String>>;
+/// The commentary under the screen: the Mancala commentator, fed after every emulated chunk.
+pub type Commentary = ti82_harness::commentary::MancalaCommentator;
 
 /// A running calculator with everything plugged into it.
 pub struct Machine {
@@ -283,7 +283,7 @@ impl Machine {
             net,
             link_log: m.link_log.clone(),
             link_trace: m.link_trace.clone(),
-            commentary: None,
+            commentary: Some(Commentary::new()),
             messages,
         })
     }
@@ -319,6 +319,9 @@ impl Machine {
     }
 
     pub(crate) fn after_chunk(&mut self) -> Result<()> {
+        if let Some(c) = &mut self.commentary {
+            c.observe(&self.calc);
+        }
         if let Some(net) = &mut self.net {
             let msgs = net.poll(&mut self.calc);
             self.messages.extend(msgs);
@@ -359,6 +362,15 @@ impl Machine {
         Ok(format!("screenshot: {}", p.display()))
     }
 
+    /// The evaluation on request (F11): switches the engine's evaluation on the status line on
+    /// or off; returns a message.
+    pub fn toggle_eval(&mut self) -> String {
+        match &mut self.commentary {
+            Some(c) => c.toggle_eval(),
+            None => "no Mancala commentary on this calculator".into(),
+        }
+    }
+
     /// The status line: speed, link, recording, commentary.
     pub fn status_line(&mut self, pacer: &mut Pacer) -> String {
         let x = pacer.measure(self.calc.now());
@@ -374,7 +386,7 @@ impl Machine {
             s.push_str(" | REC WAV");
         }
         if let Some(c) = &mut self.commentary {
-            if let Some(line) = c(&self.calc) {
+            if let Some(line) = c.line() {
                 s.push_str(" | ");
                 s.push_str(&line);
             }

@@ -78,7 +78,7 @@ impl Layout {
         let lcd_x = margin + bezel;
         let lcd_y = margin + bezel;
         let status_y = lcd_y + LCD_H * scale + bezel + 3 * fs;
-        let keypad_y = status_y + 10 * fs;
+        let keypad_y = status_y + (8 * (STATUS_LINES - 1) + 10) * fs;
         let pad = 6 * fs;
         let cell_w = (width - 2 * pad) / 5;
         let label_h = 8 * fs;
@@ -212,6 +212,46 @@ pub fn draw_text(
     pen - x
 }
 
+/// Lines of text the window has under the screen for the status line.
+pub const STATUS_LINES: usize = 4;
+
+/// Splits a status line into lines that `fits`: whole ` | ` parts where they fit, a part too
+/// long for a line at its spaces (a word longer than a line stays whole).
+pub fn wrap_status(text: &str, fits: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for part in text.split(" | ") {
+        let candidate = if line.is_empty() {
+            part.to_string()
+        } else {
+            format!("{line} | {part}")
+        };
+        if fits(&candidate) {
+            line = candidate;
+            continue;
+        }
+        if !line.is_empty() {
+            out.push(std::mem::take(&mut line));
+        }
+        for word in part.split(' ') {
+            let candidate = if line.is_empty() {
+                word.to_string()
+            } else {
+                format!("{line} {word}")
+            };
+            if fits(&candidate) || line.is_empty() {
+                line = candidate;
+            } else {
+                out.push(std::mem::replace(&mut line, word.to_string()));
+            }
+        }
+    }
+    if !line.is_empty() {
+        out.push(line);
+    }
+    out
+}
+
 /// Splits `text` at spaces into lines at most `width` pixels wide (a longer word stays whole).
 fn wrap(text: &str, width: usize, fs: usize) -> Vec<String> {
     let mut out = Vec::new();
@@ -279,16 +319,21 @@ pub fn draw(buf: &mut [u32], layout: &Layout, screen: &Screen, ov: &Overlay) {
         BEZEL,
     );
     blit_lcd(buf, bw, layout.lcd_x, layout.lcd_y, layout.scale, screen);
-    // The status line, cut to the width.
-    let mut status = String::new();
-    for ch in ov.status.chars() {
-        status.push(ch);
-        if text_width(&status, fs) > bw - 12 * fs {
-            status.pop();
-            break;
+    // The status line, wrapped at its ` | ` parts onto up to STATUS_LINES lines, cut to the width.
+    let room = bw - 12 * fs;
+    let lines = wrap_status(ov.status, &|t: &str| text_width(t, fs) <= room);
+    for (i, line) in lines.iter().take(STATUS_LINES).enumerate() {
+        let mut status = String::new();
+        for ch in line.chars() {
+            status.push(ch);
+            if text_width(&status, fs) > room {
+                status.pop();
+                break;
+            }
         }
+        let y = layout.status_y + 8 * fs * i;
+        draw_text(buf, bw, 6 * fs, y, &status, STATUS_TEXT, fs);
     }
-    draw_text(buf, bw, 6 * fs, layout.status_y, &status, STATUS_TEXT, fs);
     for k in &layout.keys {
         let pressed = ov.down.contains(&k.button);
         let color = if pressed {
@@ -344,6 +389,63 @@ pub fn draw(buf: &mut [u32], layout: &Layout, screen: &Screen, ov: &Overlay) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn status_wraps_at_its_parts() {
+        let fits = |t: &str| t.chars().count() <= 20;
+        assert_eq!(
+            wrap_status("real 1.00x | link: none | P1 plays 3 | score 1-0", &fits),
+            ["real 1.00x", "link: none", "P1 plays 3", "score 1-0"].map(String::from)
+        );
+        let fits = |t: &str| t.chars().count() <= 12;
+        assert_eq!(
+            wrap_status("P1 plays 3: captures 5 | score 5-0", &fits),
+            ["P1 plays 3:", "captures 5", "score 5-0"].map(String::from)
+        );
+        let fits = |t: &str| t.chars().count() <= 30;
+        assert_eq!(
+            wrap_status("real 1.00x | link: none | P1 plays 3 | score 1-0", &fits),
+            ["real 1.00x | link: none", "P1 plays 3 | score 1-0"].map(String::from)
+        );
+        assert_eq!(wrap_status("short", &fits), ["short"]);
+    }
+
+    #[test]
+    fn a_long_status_takes_more_lines() {
+        let calc = ti82_machine::Calc::new(tibasic::firmware::BasicFirmware::new());
+        let screen = calc.lcd();
+        let l = Layout::new(4);
+        let band = |status: &str, line: usize| {
+            let mut buf = vec![0u32; l.width * l.height];
+            let ov = Overlay {
+                status,
+                down: &[],
+                help: None,
+            };
+            draw(&mut buf, &l, &screen, &ov);
+            let y0 = l.status_y + 8 * l.fs * line;
+            buf[y0 * l.width..(y0 + 6 * l.fs) * l.width]
+                .iter()
+                .filter(|&&p| p == STATUS_TEXT)
+                .count()
+        };
+        let short = "real 1.00x | link: none";
+        let long = "real 1.00x | link: none | MISMATCH after move 17: expected \
+                    {0,5,5,5,5,4,10,4,4,4,4,4,4,10} turn 2 (P1 plays 1), \
+                    L1 {0,5,5,5,4,5,10,4,4,4,4,4,4,10} turn 2 | F1 help";
+        let fits = |t: &str| text_width(t, l.fs) <= l.width - 12 * l.fs;
+        // A mismatch at scale 4: speed and link, then the commentary on three lines.
+        assert_eq!(
+            wrap_status(long, &fits).len(),
+            4,
+            "{:?}",
+            wrap_status(long, &fits)
+        );
+        assert!(band(short, 0) > 0);
+        assert_eq!(band(short, 1), 0);
+        assert!((1..STATUS_LINES).all(|line| band(long, line) > 0));
+        assert!(l.status_y + (8 * (STATUS_LINES - 1) + 6) * l.fs <= l.keypad_y);
+    }
 
     #[test]
     fn every_key_is_on_the_skin_once() {

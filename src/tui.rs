@@ -210,6 +210,7 @@ fn event_loop(
                         }
                         Command::Gif => machine.toggle_gif(&PathBuf::from(".")).map(Some),
                         Command::Turbo => Ok(Some(format!("speed: {}", pacer.toggle_turbo(speed)))),
+                        Command::Eval => Ok(Some(machine.toggle_eval())),
                     };
                     match msg {
                         Ok(Some(m)) => {
@@ -240,15 +241,17 @@ fn event_loop(
                 status = format!("{n} | {status}");
             }
         }
-        lines.push(format!("{status} | F1 help, Ctrl+C quit"));
-        if help {
-            lines.extend(setup.keymap.help_lines());
-            lines.push("Terminal: every key is a tap; capitals type ALPHA letters.".into());
-        }
         let (cols, rows) = match terminal::size() {
             Ok((c, r)) if c > 0 && r > 0 => (c, r),
             _ => (80, 24),
         };
+        let status = format!("{status} | F1 help, Ctrl+C quit");
+        let fits = |t: &str| t.chars().count() <= usize::from(cols);
+        lines.extend(crate::skin::wrap_status(&status, &fits));
+        if help {
+            lines.extend(setup.keymap.help_lines());
+            lines.push("Terminal: every key is a tap; capitals type ALPHA letters.".into());
+        }
         for (i, line) in lines.iter().enumerate().take(rows as usize) {
             if prev.get(i) == Some(line) {
                 continue;
@@ -259,6 +262,15 @@ fn event_loop(
                 cursor::MoveTo(0, i as u16),
                 terminal::Clear(terminal::ClearType::CurrentLine),
                 style::Print(shown)
+            )
+            .context("terminal")?;
+        }
+        // Lines that are gone (a status line that wrapped onto fewer lines).
+        for i in lines.len()..prev.len().min(rows as usize) {
+            queue!(
+                out,
+                cursor::MoveTo(0, i as u16),
+                terminal::Clear(terminal::ClearType::CurrentLine)
             )
             .context("terminal")?;
         }

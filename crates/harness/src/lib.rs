@@ -6,7 +6,11 @@
 //! left end, ► to the hole, ENTER), waits for `L1` to change, and compares the board with the
 //! rules' prediction. Nothing depends on the program's other variables, so a user's original
 //! MANCALA can be checked the same way.
+//!
+//! [`commentary`] follows a game the user plays (the front end's status line): it only reads
+//! `L1`, explains each move with the rules crate and flags a board no legal move explains.
 
+pub mod commentary;
 pub mod probe;
 
 use std::path::Path;
@@ -98,12 +102,23 @@ pub fn press(calc: &mut Calc, k: Key) {
 /// Runs until neither the LCD (less the run indicator's corner) nor `L1` has changed for
 /// `quiet` ms, or `limit` ms passed. Returns false on the limit.
 pub fn settle(calc: &mut Calc, quiet: u64, limit: u64) -> bool {
+    settle_watching(calc, quiet, limit, &mut |_| {})
+}
+
+/// As [`settle`], calling `watch` after every 10 ms (a commentator following the game, say).
+pub fn settle_watching(
+    calc: &mut Calc,
+    quiet: u64,
+    limit: u64,
+    watch: &mut dyn FnMut(&Calc),
+) -> bool {
     let look = |c: &Calc| (glass_without_indicator(c), read_board(c.ram()));
     let mut last = look(calc);
     let mut stable = 0;
     let mut waited = 0;
     while waited < limit {
         calc.run_for(10 * MS);
+        watch(calc);
         waited += 10;
         let now = look(calc);
         if now == last {
