@@ -162,6 +162,7 @@ impl Evaluator {
                     seed: 1,
                     table_bits: 20,
                     node_budget: Some(EVAL_NODES),
+                    ..EngineOptions::default()
                 });
                 while let Ok(mut pos) = questions.recv() {
                     // Only the newest position matters.
