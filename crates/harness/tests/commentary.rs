@@ -251,6 +251,7 @@ fn evaluation_matches_the_engine() {
         seed: 1,
         table_bits: 20,
         node_budget: Some(ti82_harness::commentary::EVAL_NODES),
+        ..mancala::EngineOptions::default()
     });
     let choice = engine.choose(&pos).unwrap();
     let want = ti82_harness::commentary::eval_text(&pos, &choice);
