@@ -18,16 +18,18 @@ pub enum Command {
     SkinScreenshot,
     Gif,
     Turbo,
+    BotNewGame,
     Quit,
 }
 
 impl Command {
-    pub const ALL: [Command; 6] = [
+    pub const ALL: [Command; 7] = [
         Command::Help,
         Command::Screenshot,
         Command::SkinScreenshot,
         Command::Gif,
         Command::Turbo,
+        Command::BotNewGame,
         Command::Quit,
     ];
 
@@ -38,6 +40,7 @@ impl Command {
             Command::SkinScreenshot => "skin-screenshot",
             Command::Gif => "gif",
             Command::Turbo => "turbo",
+            Command::BotNewGame => "bot-new-game",
             Command::Quit => "quit",
         }
     }
@@ -49,6 +52,7 @@ impl Command {
             Command::SkinScreenshot => "save the whole window as a PNG",
             Command::Gif => "start / stop recording the LCD as an animated GIF",
             Command::Turbo => "switch between the chosen speed and turbo",
+            Command::BotNewGame => "the link bot (--link bot) resigns and waits for a new game",
             Command::Quit => "save the state and quit",
         }
     }
@@ -191,6 +195,7 @@ pub const DEFAULT_KEYS: &[(&str, &str)] = &[
     ("F8", "skin-screenshot"),
     ("F9", "gif"),
     ("F10", "turbo"),
+    ("F11", "bot-new-game"),
     ("F12", "ON"),
     ("Up", "UP"),
     ("Down", "DOWN"),
