@@ -25,8 +25,7 @@ pub fn rules_of(args: &SolveArgs) -> Result<Rules> {
     .into_iter()
     .filter_map(|(k, v)| v.map(|v| (k, v)))
     .collect();
-    Rules::from_switches(&args.rules, &switches)
-        .with_context(|| format!("--rules {}", args.rules))
+    Rules::from_switches(&args.rules, &switches).with_context(|| format!("--rules {}", args.rules))
 }
 
 /// Solves and prints; the last line is `value: W|D|L MARGIN best: HOLE`.

@@ -39,9 +39,9 @@
 use std::fmt;
 
 use mancala::{Choice, Engine, EngineOptions, Level, Player, Position, Rules};
+use ti82_machine::link::LinkEndpoint;
 use tifiles::float::TiFloat;
 use tifiles::var::{VarData, VarName, VarType, Variable};
-use ti82_machine::link::LinkEndpoint;
 use tilink::{HolderEvent, HolderPoll, Progress, TimedPort, Timing, Wake, MID_TI82};
 
 /// Elements of MANCALA's `L1`.
@@ -370,9 +370,14 @@ impl BotPeer {
             (Phase::Polling, Some((_, me))) if self.history.is_empty() && *me == Player::Two => {
                 format!("{}: connected, press ENTER to start", side(*me))
             }
-            (Phase::Polling, Some((_, me))) => format!("{}: your move{}", side(*me), eval.unwrap_or_default()),
+            (Phase::Polling, Some((_, me))) => {
+                format!("{}: your move{}", side(*me), eval.unwrap_or_default())
+            }
             (Phase::Holding, Some((pos, me))) if pos.is_over() => {
-                format!("{}: game over, the bot waits for your calculator to pull the last board", side(*me))
+                format!(
+                    "{}: game over, the bot waits for your calculator to pull the last board",
+                    side(*me)
+                )
             }
             (Phase::Holding, Some((_, me))) => format!(
                 "{}: the bot has moved{}, press ENTER",
@@ -486,7 +491,8 @@ impl BotPeer {
     }
 
     fn stop(&mut self, why: String) {
-        self.messages.push(format!("bot: {why}; it stops answering"));
+        self.messages
+            .push(format!("bot: {why}; it stops answering"));
         self.phase = Phase::Stopped(why);
         self.mode = Mode::Off;
     }
@@ -626,8 +632,9 @@ impl BotPeer {
                 std::cmp::Ordering::Less => "you win",
                 std::cmp::Ordering::Equal => "a draw",
             };
-            self.messages
-                .push(format!("bot: game over, {what} ({yours} to {mine} for the bot)"));
+            self.messages.push(format!(
+                "bot: game over, {what} ({yours} to {mine} for the bot)"
+            ));
         }
     }
 

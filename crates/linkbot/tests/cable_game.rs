@@ -102,7 +102,10 @@ impl Rig {
                 last = now;
             }
         }
-        panic!("the calculator did not settle:\n{}", self.calc.lcd().to_text());
+        panic!(
+            "the calculator did not settle:\n{}",
+            self.calc.lcd().to_text()
+        );
     }
 
     fn wait_until(&mut self, what: &str, limit_ms: u64, f: impl Fn(&Rig) -> bool) {
@@ -166,7 +169,11 @@ fn follow_bot(rig: &Rig, pos: &mut Position, played: &mut Vec<Played>) {
     }
     for rec in &history[played.len()..] {
         assert_eq!(rec.player, pos.to_move(), "the bot moved out of turn");
-        assert!(pos.is_legal(rec.house), "illegal bot move {} in {pos}", rec.house);
+        assert!(
+            pos.is_legal(rec.house),
+            "illegal bot move {} in {pos}",
+            rec.house
+        );
         pos.play(rec.house).unwrap();
         let l1 = l1_of(pos, played.len() as i64 + 1);
         assert_eq!(rec.l1, l1, "the bot's L1 after its hole {}", rec.house);

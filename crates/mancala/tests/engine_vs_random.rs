@@ -41,7 +41,11 @@ fn the_bots_engine_beats_a_random_player_at_least_95_times_in_100() {
     let mut lost = Vec::new();
     for game in 0..100u32 {
         // Both sides and every rocks setting of the program (3 to 8).
-        let side = if game % 2 == 0 { Player::One } else { Player::Two };
+        let side = if game % 2 == 0 {
+            Player::One
+        } else {
+            Player::Two
+        };
         let rocks = 3 + (game / 2 % 6) as u8;
         let margin = one_game(&mut engine, side, rocks, &mut rng);
         if margin > 0 {
@@ -50,5 +54,6 @@ fn the_bots_engine_beats_a_random_player_at_least_95_times_in_100() {
             lost.push((game, side, rocks, margin));
         }
     }
+    eprintln!("{wins} wins in 100; not won: {lost:?}");
     assert!(wins >= 95, "{wins} wins in 100; not won: {lost:?}");
 }
