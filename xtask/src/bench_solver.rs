@@ -61,10 +61,11 @@ pub fn run(boards: &[String], table_bits: Option<u8>, max_nodes: u64) -> Result<
         total_nodes += sol.nodes;
         total_secs += secs;
         let rocks = u32::from(rules.houses()) * u32::from(rules.seeds()) * 2;
-        if largest
-            .as_ref()
-            .map_or(true, |(r, n, _, _)| (rocks, sol.nodes) > (*r, *n))
-        {
+        let bigger = match &largest {
+            Some((r, n, _, _)) => (rocks, sol.nodes) > (*r, *n),
+            None => true,
+        };
+        if bigger {
             largest = Some((rocks, sol.nodes, name.clone(), secs));
         }
     }

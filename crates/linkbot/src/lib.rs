@@ -131,8 +131,8 @@ pub enum BoardError {
     BadTurn(i64),
     /// No legal move of the human (through free turns) makes this board of the last one.
     Illegal {
-        before: [i64; L1_LEN],
-        after: [i64; L1_LEN],
+        before: Box<[i64; L1_LEN]>,
+        after: Box<[i64; L1_LEN]>,
     },
 }
 
@@ -239,7 +239,7 @@ pub fn starting_rocks(l: &[i64; L1_LEN]) -> Option<u8> {
     let r = l[0];
     let holes_equal = (0..13).filter(|&i| i != 6).all(|i| l[i] == r);
     (holes_equal && l[6] == 0 && l[13] == 0 && l[14] == 1 && l[15] == 0 && (3..=8).contains(&r))
-        .then(|| r as u8)
+        .then_some(r as u8)
 }
 
 /// The moves of `mover` (one, or several through free turns) that turn `pos` (move count
@@ -591,8 +591,8 @@ impl BotPeer {
         let mut budget = VERIFY_BUDGET;
         let Some(houses) = explain(&pos, self.l1[15], &l, human, &mut budget) else {
             let err = BoardError::Illegal {
-                before: self.l1,
-                after: l,
+                before: Box::new(self.l1),
+                after: Box::new(l),
             };
             return self.stop(err.to_string());
         };

@@ -39,6 +39,8 @@ fn bot() -> BotPeer {
 }
 
 /// Runs a calculator that only answers requests (at `Pause`) holding `held`, against the bot.
+// `VarSource` is implemented for `Vec<Variable>` (a slice is unsized, no `dyn` of it).
+#[allow(clippy::ptr_arg)]
 fn hold_for(
     cable: &mut DirectCable,
     holder: &mut Holder,
