@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use ti82_machine::{Calc, FRAME_T};
 
+use crate::botlink::{bot_level, BotLink};
 use crate::capture::{write_link_log, GifRecorder, WavRecorder};
 use crate::cli::MachineArgs;
 use crate::config::{ConfigFile, Paths};
@@ -184,6 +185,8 @@ pub struct Machine {
     pub gif_scale: usize,
     pub wav: Option<WavRecorder>,
     pub net: Option<NetLink>,
+    /// `--link bot`: the computer opponent on the cable.
+    pub bot: Option<BotLink>,
     pub link_log: Option<PathBuf>,
     /// Where to write the raw line trace at exit (`--link-trace`).
     pub link_trace: Option<PathBuf>,
@@ -252,8 +255,9 @@ impl Machine {
             }
             None => None,
         };
+        let bot = bot_level(&m.link)?.map(|level| BotLink::attach(&mut calc, level));
         let net = match m.link.as_slice() {
-            [] => None,
+            [] | [_] => None,
             [mode, addr] => {
                 let addr = parse_addr(addr)?;
                 Some(match mode.to_ascii_lowercase().as_str() {
@@ -281,6 +285,7 @@ impl Machine {
             gif_scale: 2,
             wav,
             net,
+            bot,
             link_log: m.link_log.clone(),
             link_trace: m.link_trace.clone(),
             commentary: Some(Commentary::new()),
@@ -302,7 +307,10 @@ impl Machine {
             if self.player.busy_until > now {
                 chunk = chunk.min(self.player.busy_until - now);
             }
-            self.calc.run_for(chunk);
+            match &mut self.bot {
+                Some(bot) => bot.run(&mut self.calc, chunk),
+                None => self.calc.run_for(chunk),
+            }
             self.after_chunk()?;
         }
         Ok(())
@@ -326,6 +334,9 @@ impl Machine {
             let msgs = net.poll(&mut self.calc);
             self.messages.extend(msgs);
         }
+        if let Some(bot) = &mut self.bot {
+            self.messages.extend(bot.peer.take_messages());
+        }
         let now = self.calc.now();
         if let Some(g) = &mut self.gif {
             g.push(&self.calc.lcd(), now)?;
@@ -334,6 +345,19 @@ impl Machine {
             w.feed(self.calc.hardware().link.log(), now)?;
         }
         Ok(())
+    }
+
+    /// The link bot resigns and waits for a new game (the bot-new-game key); returns a
+    /// message.
+    pub fn bot_new_game(&mut self) -> String {
+        match &mut self.bot {
+            Some(b) => {
+                b.peer.new_game();
+                "link bot: new game (press MODE on the calculator if it is waiting, then PLAY)"
+                    .into()
+            }
+            None => "no link bot (start with --link bot)".into(),
+        }
     }
 
     /// Starts or stops GIF recording; returns a message.
@@ -375,9 +399,10 @@ impl Machine {
     pub fn status_line(&mut self, pacer: &mut Pacer) -> String {
         let x = pacer.measure(self.calc.now());
         let mut s = format!("{} {:.2}x", pacer.speed, x);
-        match &self.net {
-            Some(n) => s.push_str(&format!(" | {}", n.status())),
-            None => s.push_str(" | link: none"),
+        match (&self.net, &self.bot) {
+            (Some(n), _) => s.push_str(&format!(" | {}", n.status())),
+            (None, Some(b)) => s.push_str(&format!(" | {}", b.status())),
+            (None, None) => s.push_str(" | link: none"),
         }
         if self.gif.is_some() {
             s.push_str(" | REC GIF");
@@ -400,6 +425,9 @@ impl Machine {
         let mut out = Vec::new();
         if let Some(n) = &mut self.net {
             n.close(&mut self.calc);
+        }
+        if let Some(b) = self.bot.take() {
+            b.detach(&mut self.calc);
         }
         if let Some(g) = self.gif.take() {
             let p = g.finish(self.calc.now())?;

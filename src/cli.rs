@@ -33,6 +33,55 @@ pub enum Command {
     Conformance(ConformanceArgs),
     #[command(flatten)]
     Files(crate::files_cmd::FilesCommand),
+    /// MANCALA tools: `mancala solve` (the exact value of the opening position).
+    #[command(subcommand)]
+    Mancala(MancalaCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MancalaCommand {
+    /// Solve the opening position exactly; the last line reads `value: W 10 best: 3`.
+    Solve(SolveArgs),
+}
+
+/// `ti82 mancala solve`: a rule set (a preset and switches) and limits.
+#[derive(Debug, Clone, Args)]
+pub struct SolveArgs {
+    /// Rule set: `ti82`, `kalah`, `kalah-standard`, `py-mancala` (docs/rules.md), optionally
+    /// with `:N` rocks (`ti82:3`).
+    #[arg(long, value_name = "NAME", default_value = "ti82")]
+    pub rules: String,
+    /// Houses a side (1 to 12).
+    #[arg(long, value_name = "H")]
+    pub houses: Option<u8>,
+    /// Rocks per house at the start.
+    #[arg(long, value_name = "S")]
+    pub seeds: Option<u8>,
+    /// Which capture: `empty` (an empty facing house still captures) or `nonempty`.
+    #[arg(long, value_name = "empty|nonempty")]
+    pub capture: Option<String>,
+    /// Which drops capture: `every-drop`, `last-rock` or `never`.
+    #[arg(long, value_name = "WHICH")]
+    pub capture_on: Option<String>,
+    /// Where the capturing rock goes: `store` or `stays`.
+    #[arg(long, value_name = "store|stays")]
+    pub capture_rock: Option<String>,
+    /// When the game ends: `either-row` or `mover-empty`.
+    #[arg(long, value_name = "either-row|mover-empty")]
+    pub end: Option<String>,
+    /// Who gets the rocks left at the end: `owner` or `mover`.
+    #[arg(long, value_name = "owner|mover")]
+    pub sweep: Option<String>,
+    /// Free turn when the last rock lands in the own store: `on` or `off`.
+    #[arg(long, value_name = "on|off")]
+    pub free_turn: Option<String>,
+    /// Give up after this many nodes (the time limit: about a million nodes a second).
+    #[arg(long, value_name = "N", default_value_t = 300_000_000)]
+    pub max_nodes: u64,
+    /// The transposition table holds 2^BITS entries of 16 bytes (the memory limit; 16 to 28).
+    #[arg(long, value_name = "BITS", default_value_t = 22,
+          value_parser = clap::value_parser!(u8).range(16..=28))]
+    pub table_bits: u8,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -78,8 +127,9 @@ pub struct MachineArgs {
     /// Start clean: do not restore the saved state.
     #[arg(long)]
     pub fresh: bool,
-    /// A link cable over TCP: `listen ADDR` or `connect ADDR` (a bare port means 127.0.0.1).
-    #[arg(long, num_args = 2, value_names = ["listen|connect", "ADDR"])]
+    /// A link cable: `listen ADDR` or `connect ADDR` over TCP (a bare port means 127.0.0.1),
+    /// or `bot[:LEVEL]`, the computer opponent (easy, medium, hard, perfect; default hard).
+    #[arg(long, num_args = 1..=2, value_names = ["listen|connect|bot[:LEVEL]", "ADDR"])]
     pub link: Vec<String>,
     /// Write the decoded link traffic to FILE at exit.
     #[arg(long, value_name = "FILE")]

@@ -228,6 +228,7 @@ impl View {
             Command::Gif => self.machine.toggle_gif(&PathBuf::from(".")).map(Some),
             Command::Turbo => Ok(Some(format!("speed: {}", pacer.toggle_turbo(speed)))),
             Command::Eval => Ok(Some(self.machine.toggle_eval())),
+            Command::BotNewGame => Ok(Some(self.machine.bot_new_game())),
         };
         match r {
             Ok(Some(m)) => self.say(m),

@@ -19,17 +19,19 @@ pub enum Command {
     Gif,
     Turbo,
     Eval,
+    BotNewGame,
     Quit,
 }
 
 impl Command {
-    pub const ALL: [Command; 7] = [
+    pub const ALL: [Command; 8] = [
         Command::Help,
         Command::Screenshot,
         Command::SkinScreenshot,
         Command::Gif,
         Command::Turbo,
         Command::Eval,
+        Command::BotNewGame,
         Command::Quit,
     ];
 
@@ -41,6 +43,7 @@ impl Command {
             Command::Gif => "gif",
             Command::Turbo => "turbo",
             Command::Eval => "eval",
+            Command::BotNewGame => "bot-new-game",
             Command::Quit => "quit",
         }
     }
@@ -53,6 +56,7 @@ impl Command {
             Command::Gif => "start / stop recording the LCD as an animated GIF",
             Command::Turbo => "switch between the chosen speed and turbo",
             Command::Eval => "show / hide the engine's Mancala evaluation",
+            Command::BotNewGame => "the link bot (--link bot) resigns and waits for a new game",
             Command::Quit => "save the state and quit",
         }
     }
@@ -196,6 +200,7 @@ pub const DEFAULT_KEYS: &[(&str, &str)] = &[
     ("F9", "gif"),
     ("F10", "turbo"),
     ("F11", "eval"),
+    ("PageDown", "bot-new-game"),
     ("F12", "ON"),
     ("Up", "UP"),
     ("Down", "DOWN"),

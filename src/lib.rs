@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 pub mod app;
+pub mod botlink;
 pub mod capture;
 pub mod cli;
 pub mod config;
@@ -20,6 +21,7 @@ pub mod romload;
 pub mod script;
 pub mod session;
 pub mod skin;
+pub mod solve;
 pub mod tcp;
 pub mod tui;
 

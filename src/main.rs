@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Parser;
 use ti82::app::{Machine, Setup};
-use ti82::cli::{Cli, Command, ConformanceArgs, MachineArgs, RunArgs, UiArgs};
+use ti82::cli::{Cli, Command, ConformanceArgs, MachineArgs, MancalaCommand, RunArgs, UiArgs};
 use ti82::headless::Headless;
 use ti82::{gui, have_display, tui, DEFAULT_SCALE};
 
@@ -16,6 +16,9 @@ fn main() -> ExitCode {
         Some(Command::Run(args)) => interactive(&args.machine, &args.ui),
         Some(Command::Conformance(args)) => conformance(&args),
         Some(Command::Files(cmd)) => ti82::files_cmd::run(&cmd, &mut std::io::stdout().lock()),
+        Some(Command::Mancala(MancalaCommand::Solve(args))) => {
+            ti82::solve::run(&args, &mut std::io::stdout().lock())
+        }
         None => interactive(&cli.machine, &cli.ui),
     };
     match result {

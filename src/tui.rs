@@ -211,6 +211,7 @@ fn event_loop(
                         Command::Gif => machine.toggle_gif(&PathBuf::from(".")).map(Some),
                         Command::Turbo => Ok(Some(format!("speed: {}", pacer.toggle_turbo(speed)))),
                         Command::Eval => Ok(Some(machine.toggle_eval())),
+                        Command::BotNewGame => Ok(Some(machine.bot_new_game())),
                     };
                     match msg {
                         Ok(Some(m)) => {

@@ -71,7 +71,11 @@ fn usage_errors() {
     assert!(parse(&["--speed", "fast"]).is_err());
     assert!(parse(&["--speed", "0"]).is_err());
     assert!(parse(&["--scale", "0"]).is_err());
-    assert!(parse(&["--link", "listen"]).is_err());
+    // One `--link` value names the bot (`bot[:LEVEL]`): `listen` alone parses and is refused
+    // when the cable is made.
+    let c = parse(&["--link", "listen"]).unwrap();
+    assert!(ti82::botlink::bot_level(&c.machine.link).is_err());
+    assert!(parse(&["--link", "listen", "5000", "extra"]).is_err());
     assert!(parse(&["run", "--wait-ms", "x"]).is_err());
     assert!(parse(&["frobnicate"]).is_err());
 }

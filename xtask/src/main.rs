@@ -8,6 +8,7 @@ mod asm;
 mod bench;
 mod bench_basic;
 mod bench_machine;
+mod bench_solver;
 mod cpm;
 mod fuse;
 mod suite;
@@ -38,6 +39,18 @@ enum Command {
     BenchBasic,
     /// Benchmark the whole TI-82 machine against the bare core on the same workload.
     BenchMachine,
+    /// Benchmark the exact MANCALA solver: nodes per second and the largest board solved.
+    BenchSolver {
+        /// Rule sets to solve (`kalah-standard:6x4`, `ti82:5`, ...); default: a run of six
+        /// boards up to Kalah(4,6) that takes well under a minute.
+        boards: Vec<String>,
+        /// Transposition table size: 2^BITS entries of 16 bytes.
+        #[arg(long)]
+        table_bits: Option<u8>,
+        /// Give up on a board after this many nodes.
+        #[arg(long, default_value_t = 1_000_000_000)]
+        max_nodes: u64,
+    },
     /// Reassemble the project's Z80 test and benchmark programs (needs z80asm).
     TestRoms {
         /// Only check that the committed bytes match their sources; write nothing.
@@ -55,6 +68,11 @@ fn main() -> Result<()> {
         Command::BenchZ80 => bench::run(),
         Command::BenchMachine => bench_machine::run(),
         Command::BenchBasic => bench_basic::run(),
+        Command::BenchSolver {
+            boards,
+            table_bits,
+            max_nodes,
+        } => bench_solver::run(&boards, table_bits, max_nodes),
         Command::TestRoms { check } => asm::run(check),
     }
 }
