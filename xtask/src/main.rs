@@ -10,6 +10,7 @@ mod bench_basic;
 mod bench_machine;
 mod cpm;
 mod fuse;
+mod programs;
 mod suite;
 
 #[derive(Parser)]
@@ -44,6 +45,12 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Tokenize programs/MANBOARD.txt and programs/MANCALA.txt into their .82p files.
+    BuildPrograms {
+        /// Only check that the committed .82p files match a fresh build; write nothing.
+        #[arg(long)]
+        check: bool,
+    },
 }
 
 fn main() -> Result<()> {
@@ -56,5 +63,6 @@ fn main() -> Result<()> {
         Command::BenchMachine => bench_machine::run(),
         Command::BenchBasic => bench_basic::run(),
         Command::TestRoms { check } => asm::run(check),
+        Command::BuildPrograms { check } => programs::run(check),
     }
 }

@@ -7,6 +7,7 @@
 //! rules' prediction. Nothing depends on the program's other variables, so a user's original
 //! MANCALA can be checked the same way.
 
+pub mod cvc;
 pub mod probe;
 
 use std::path::Path;
@@ -17,7 +18,8 @@ use tibasic::firmware::{install, program_var, start_program, BasicFirmware};
 use tifiles::file::{ReadOptions, TiFile};
 use tifiles::var::Variable;
 
-pub use probe::{read_board, BoardProbe};
+pub use cvc::{run_cvc_games, CvcOptions, CvcReport, CvcSide};
+pub use probe::{read_board, read_moves, BoardProbe};
 
 /// T-states per emulated millisecond.
 pub const MS: u64 = 6_000;
