@@ -50,6 +50,10 @@ pub struct ConformanceArgs {
     /// Rocks per hole (3 to 8); random per game when not given.
     #[arg(long, value_parser = clap::value_parser!(u8).range(3..=8))]
     pub rocks: Option<u8>,
+    /// Then play this many CALC VS CALC games on two linked calculators (both verify every
+    /// move; who goes first alternates, rocks per hole are random per calculator).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub cvc: u64,
 }
 
 /// What calculator to run and what is plugged into it.

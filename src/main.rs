@@ -82,7 +82,20 @@ fn conformance(args: &ConformanceArgs) -> Result<()> {
         vars
     };
     let start = std::time::Instant::now();
-    let summary = ti82_harness::run_games(&programs, args.games, args.seed, args.rocks)?;
+    let mut summary = ti82_harness::run_games(&programs, args.games, args.seed, args.rocks)?;
+    if args.cvc > 0 {
+        let cvc =
+            ti82_harness::run_cvc_games(&programs, args.cvc, args.seed, ti82_harness::CVC_LATENCY)?;
+        println!(
+            "CALC VS CALC: {} games, {} moves verified, {} divergences",
+            cvc.games,
+            cvc.moves,
+            cvc.divergences.len()
+        );
+        summary.games += cvc.games;
+        summary.moves += cvc.moves;
+        summary.divergences.extend(cvc.divergences);
+    }
     let secs = start.elapsed().as_secs_f64();
     for d in &summary.divergences {
         println!("{d}");

@@ -42,6 +42,15 @@ pub const TRANSFER_CHANGES: u64 = 2_500;
 /// Emulated ms a side waits for the other calculator before giving up.
 const PEER_LIMIT_MS: u64 = 60_000;
 
+/// Wire delay (T-states) of the cable between the two calculators of [`run_cvc_games`]: a
+/// transfer then takes about half a second of emulated time, and the two threads meet about
+/// 16,000 times per emulated second.
+pub const CVC_LATENCY: u64 = 400;
+
+/// Emulated ms the second player waits at the main menu before PLAY (longer than
+/// [`PULLED_QUIET_MS`]).
+pub const SECOND_PLAYER_DELAY_MS: u64 = 4_000;
+
 /// How one side is set up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CvcOptions {
@@ -191,6 +200,13 @@ impl CvcSide {
                     Phase::Options(keys)
                 }
                 None => {
+                    if !self.opts.first {
+                        // The manual's order: the first player chooses PLAY, then the second.
+                        // Without seeing the other calculator, the second player gives it time
+                        // to finish the last game and get there (a calculator waiting at the
+                        // end of the last game counts quiet on the link as its board pulled).
+                        calc.run_for(SECOND_PLAYER_DELAY_MS * MS);
+                    }
                     press(calc, Key::K1);
                     Phase::Started
                 }
@@ -223,8 +239,10 @@ impl CvcSide {
                 }
             }
             Phase::AwaitBoard { waited } => {
+                // As the program: only a board at move 0 is the first player's (a calculator
+                // still at its menus answers with the last game's board).
                 match read_moves(calc.ram()) {
-                    Some(n) if n >= 0 => {
+                    Some(0) => {
                         // The first player's board: its rocks per hole decide the game.
                         let b = self.probe(calc)?;
                         let r = b.board[0];

@@ -18,7 +18,7 @@ use tibasic::firmware::{install, program_var, start_program, BasicFirmware};
 use tifiles::file::{ReadOptions, TiFile};
 use tifiles::var::Variable;
 
-pub use cvc::{run_cvc_games, CvcOptions, CvcReport, CvcSide};
+pub use cvc::{run_cvc_games, CvcOptions, CvcReport, CvcSide, CVC_LATENCY};
 pub use probe::{read_board, read_moves, BoardProbe};
 
 /// T-states per emulated millisecond.
