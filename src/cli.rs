@@ -132,4 +132,15 @@ pub struct RunArgs {
     /// Print the home screen's 8 lines of 16 characters (from the text shadow in RAM).
     #[arg(long)]
     pub print_text: bool,
+    /// Play one side of a MANCALA CALC VS CALC game over `--link` (WHO'S FIRST? ME or
+    /// OPPONENT), every move verified; prints `moves verified: N, divergences: D, result: R`.
+    #[arg(long, value_name = "first|second", value_parser = ["first", "second"], requires = "link")]
+    pub play_cvc: Option<String>,
+    /// With --play-cvc: seed of this side's moves.
+    #[arg(long, value_name = "S", default_value_t = 1, requires = "play_cvc")]
+    pub seed: u64,
+    /// With --play-cvc: rocks per hole set on this calculator (the first player's count).
+    #[arg(long, value_name = "K", default_value_t = 4, requires = "play_cvc",
+          value_parser = clap::value_parser!(u8).range(3..=8))]
+    pub rocks: u8,
 }

@@ -40,6 +40,14 @@ fn headless(args: &RunArgs) -> Result<()> {
         gif: args.gif.clone(),
         print_lcd: args.print_lcd,
         print_text: args.print_text,
+        play_cvc: args
+            .play_cvc
+            .as_deref()
+            .map(|who| ti82_harness::CvcOptions {
+                first: who == "first",
+                rocks: args.rocks,
+                seed: args.seed,
+            }),
     };
     let mut out = std::io::stdout().lock();
     let result = h.run(&mut m, &mut out);
