@@ -28,7 +28,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run a calculator: `--headless` for scripts and CI, else the interactive front end.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Play random MANCALA games through the keypad and check every move against the rules.
     Conformance(ConformanceArgs),
 }

@@ -112,3 +112,23 @@ fn b_goes_first_with_its_rocks() {
     let (ra, rb) = game(a, b);
     check_pair(&rb, &ra, 5);
 }
+
+#[test]
+fn the_committed_program_files_match_their_sources() {
+    // `cargo xtask build-programs` writes programs/*.82p from programs/*.txt; a stale file
+    // would give users of the .82p another game than the one verified here.
+    let programs = builtin_programs().expect("programs tokenize");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../programs");
+    for built in &programs {
+        let name = String::from_utf8_lossy(built.name.bytes()).to_string();
+        let path = dir.join(format!("{name}.82p"));
+        let file = tifiles::file::TiFile::read(&path, Default::default())
+            .unwrap_or_else(|e| panic!("{e} (run `cargo xtask build-programs`)"));
+        assert_eq!(
+            file.vars(),
+            std::slice::from_ref(built),
+            "{} is stale: run `cargo xtask build-programs`",
+            path.display()
+        );
+    }
+}
