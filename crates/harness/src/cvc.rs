@@ -6,17 +6,20 @@
 //! changed its drive (a calculator answering a `Get(` talks on the link; one waiting for its
 //! player's key does not). It follows the sequence of `docs/mancala-programs.md`:
 //!
-//! 1. PLAYER OPTIONS → CALC VS CALC → WHO'S FIRST? → ME or OPPONENT, ROCKS PER HOLE, PLAY.
+//! 1. PLAYER OPTIONS → CALC VS CALC → WHO'S FIRST? → ME or OPPONENT, ROCKS PER HOLE, PLAY
+//!    (the second player first waits [`SECOND_PLAYER_DELAY_MS`] at the main menu).
 //! 2. The first player waits at `CONNECTING...` until its calculator has answered the other
 //!    one's requests (two full transfers' worth of link traffic, so a transfer already under
 //!    way when it got there does not count), then presses ENTER.
 //! 3. On its turn (`L1(15)` is its player number) it picks a legal move with its seeded
 //!    [`XorShift`], plays it and checks its `L1` against [`predict`]. After a move that passes
 //!    the turn its calculator waits at `Pause` until the other one has pulled the board; the
-//!    side waits for that transfer to end, then presses ENTER a second time.
-//! 4. Off turn its calculator polls the other one; when the pulled `L1` changes, the side
-//!    finds the opponent's moves that lead there from its last verified position (free turns
-//!    mean several moves; every sequence of the mover's legal moves is searched).
+//!    side waits until it has served a transfer and then heard no request for
+//!    [`PULLED_QUIET_MS`] (the other calculator stopped polling), then presses ENTER again.
+//! 4. Off turn its calculator polls the other one; when the pulled `L1(15)` stops naming the
+//!    other player (the program's own test), the side finds the opponent's moves that lead
+//!    there from its last verified position (free turns mean several moves; every sequence of
+//!    the mover's legal moves is searched).
 //! 5. At the end screen it presses ENTER (the side that ended the game first waits for the
 //!    other calculator to pull the final board), and MANCALA's main menu comes back.
 //!
