@@ -5,8 +5,8 @@ use ti82_harness::cvc::Status;
 use ti82_harness::{builtin_programs, CvcOptions, CvcReport, CvcSide, Table};
 use ti82_machine::{cable, Calc};
 
-/// Wire delay of the test cable in T-states.
-const LATENCY: u64 = 400;
+/// Wire delay of the test cable in T-states (the one `ti82 conformance --cvc` uses).
+const LATENCY: u64 = ti82_harness::CVC_LATENCY;
 
 fn calc() -> Calc {
     let programs = builtin_programs().expect("programs tokenize");
@@ -58,7 +58,10 @@ fn check_pair(first: &CvcReport, second: &CvcReport, first_rocks: u8) {
     assert_eq!(first.rocks, first_rocks);
     assert_eq!(second.rocks, first_rocks);
     // Both sides verified every move of the same game and ended on the same board.
-    assert_eq!(first.moves, second.moves);
+    // (The houses may differ only where two moves give the same board, as the sweep at the
+    // end can: the side that did not play them finds one of them.)
+    let movers = |r: &CvcReport| r.moves.iter().map(|m| m.0).collect::<Vec<u8>>();
+    assert_eq!(movers(first), movers(second));
     assert_eq!(first.board, second.board);
     assert!(first.moves.len() > 10, "{:?}", first.moves);
     assert_eq!(first.moves_verified, first.moves.len() as u64);
