@@ -28,7 +28,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run a calculator: `--headless` for scripts and CI, else the interactive front end.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Play random MANCALA games through the keypad and check every move against the rules.
     Conformance(ConformanceArgs),
     #[command(flatten)]
@@ -101,6 +101,10 @@ pub struct ConformanceArgs {
     /// Rocks per hole (3 to 8); random per game when not given.
     #[arg(long, value_parser = clap::value_parser!(u8).range(3..=8))]
     pub rocks: Option<u8>,
+    /// Then play this many CALC VS CALC games on two linked calculators (both verify every
+    /// move; who goes first alternates, rocks per hole are random per calculator).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub cvc: u64,
 }
 
 /// What calculator to run and what is plugged into it.
@@ -186,4 +190,15 @@ pub struct RunArgs {
     /// Print the home screen's 8 lines of 16 characters (from the text shadow in RAM).
     #[arg(long)]
     pub print_text: bool,
+    /// Play one side of a MANCALA CALC VS CALC game over `--link` (WHO'S FIRST? ME or
+    /// OPPONENT), every move verified; prints `moves verified: N, divergences: D, result: R`.
+    #[arg(long, value_name = "first|second", value_parser = ["first", "second"], requires = "link")]
+    pub play_cvc: Option<String>,
+    /// With --play-cvc: seed of this side's moves.
+    #[arg(long, value_name = "S", default_value_t = 1, requires = "play_cvc")]
+    pub seed: u64,
+    /// With --play-cvc: rocks per hole set on this calculator (the first player's count).
+    #[arg(long, value_name = "K", default_value_t = 4, requires = "play_cvc",
+          value_parser = clap::value_parser!(u8).range(3..=8))]
+    pub rocks: u8,
 }

@@ -23,6 +23,8 @@ pub struct Headless {
     pub gif: Option<PathBuf>,
     pub print_lcd: bool,
     pub print_text: bool,
+    /// Play one side of a CALC VS CALC game after the key script.
+    pub play_cvc: Option<ti82_harness::CvcOptions>,
 }
 
 impl Headless {
@@ -57,6 +59,9 @@ impl Headless {
         m.player.push(&steps);
         m.player.push(&[Step::Wait(self.wait_ms)]);
         m.run_queue()?;
+        if let Some(opts) = self.play_cvc {
+            play_cvc(m, opts, out)?;
+        }
         let screen = m.calc.lcd();
         if let Some(p) = &self.screenshot {
             let (px, w, h) = lcd_image(&screen, self.scale.max(1) as usize);
@@ -72,5 +77,39 @@ impl Headless {
             }
         }
         Ok(())
+    }
+}
+
+/// One side of a CALC VS CALC game on a calculator that has just started MANCALA: waits for
+/// the main menu, plays with [`ti82_harness::CvcSide`] and prints what it verified. A
+/// divergence is printed and is an error (exit 1).
+fn play_cvc(m: &mut Machine, opts: ti82_harness::CvcOptions, out: &mut dyn Write) -> Result<()> {
+    if !ti82_harness::settle(&mut m.calc, 300, 60_000) {
+        anyhow::bail!("MANCALA's main menu did not appear");
+    }
+    let mut side = ti82_harness::CvcSide::new(opts)?;
+    match side.play(&mut m.calc) {
+        Ok(r) => {
+            writeln!(
+                out,
+                "moves verified: {}, divergences: 0, result: {}",
+                r.moves_verified, r.result
+            )
+            .context("stdout")?;
+            writeln!(out, "player {}, rocks per hole {}", r.me, r.rocks).context("stdout")?;
+            writeln!(out, "board: {:?}", r.board).context("stdout")?;
+            Ok(())
+        }
+        Err(ti82_harness::HarnessError::Divergence(d)) => {
+            writeln!(
+                out,
+                "moves verified: {}, divergences: 1, result: divergence",
+                side.moves_verified()
+            )
+            .context("stdout")?;
+            writeln!(out, "{d}").context("stdout")?;
+            anyhow::bail!("CALC VS CALC: a divergence")
+        }
+        Err(e) => Err(e.into()),
     }
 }

@@ -44,6 +44,14 @@ fn headless(args: &RunArgs) -> Result<()> {
         gif: args.gif.clone(),
         print_lcd: args.print_lcd,
         print_text: args.print_text,
+        play_cvc: args
+            .play_cvc
+            .as_deref()
+            .map(|who| ti82_harness::CvcOptions {
+                first: who == "first",
+                rocks: args.rocks,
+                seed: args.seed,
+            }),
     };
     let mut out = std::io::stdout().lock();
     let result = h.run(&mut m, &mut out);
@@ -86,7 +94,20 @@ fn conformance(args: &ConformanceArgs) -> Result<()> {
         vars
     };
     let start = std::time::Instant::now();
-    let summary = ti82_harness::run_games(&programs, args.games, args.seed, args.rocks)?;
+    let mut summary = ti82_harness::run_games(&programs, args.games, args.seed, args.rocks)?;
+    if args.cvc > 0 {
+        let cvc =
+            ti82_harness::run_cvc_games(&programs, args.cvc, args.seed, ti82_harness::CVC_LATENCY)?;
+        println!(
+            "CALC VS CALC: {} games, {} moves verified, {} divergences",
+            cvc.games,
+            cvc.moves,
+            cvc.divergences.len()
+        );
+        summary.games += cvc.games;
+        summary.moves += cvc.moves;
+        summary.divergences.extend(cvc.divergences);
+    }
     let secs = start.elapsed().as_secs_f64();
     for d in &summary.divergences {
         println!("{d}");

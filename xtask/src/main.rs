@@ -11,6 +11,7 @@ mod bench_machine;
 mod bench_solver;
 mod cpm;
 mod fuse;
+mod programs;
 mod suite;
 
 #[derive(Parser)]
@@ -57,6 +58,12 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Tokenize programs/MANBOARD.txt and programs/MANCALA.txt into their .82p files.
+    BuildPrograms {
+        /// Only check that the committed .82p files match a fresh build; write nothing.
+        #[arg(long)]
+        check: bool,
+    },
 }
 
 fn main() -> Result<()> {
@@ -74,5 +81,6 @@ fn main() -> Result<()> {
             max_nodes,
         } => bench_solver::run(&boards, table_bits, max_nodes),
         Command::TestRoms { check } => asm::run(check),
+        Command::BuildPrograms { check } => programs::run(check),
     }
 }

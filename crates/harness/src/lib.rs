@@ -11,6 +11,7 @@
 //! `L1`, explains each move with the rules crate and flags a board no legal move explains.
 
 pub mod commentary;
+pub mod cvc;
 pub mod probe;
 
 use std::path::Path;
@@ -21,7 +22,8 @@ use tibasic::firmware::{install, program_var, start_program, BasicFirmware};
 use tifiles::file::{ReadOptions, TiFile};
 use tifiles::var::Variable;
 
-pub use probe::{read_board, BoardProbe};
+pub use cvc::{run_cvc_games, CvcOptions, CvcReport, CvcSide, CVC_LATENCY};
+pub use probe::{read_board, read_moves, BoardProbe};
 
 /// T-states per emulated millisecond.
 pub const MS: u64 = 6_000;

@@ -30,3 +30,10 @@ pub fn read_board(ram: &[u8]) -> Option<BoardProbe> {
     let turn = l1.get(14).and_then(|&f| small(f));
     Some(BoardProbe { board, turn })
 }
+
+/// `L1(16)`, the number of moves played, when `L1` has a 16th element that is a whole number
+/// (MANCALA keeps -1 there on a calculator still connecting).
+pub fn read_moves(ram: &[u8]) -> Option<i64> {
+    let l1 = vat::read_list(ram, 1).ok()??;
+    l1.get(15).and_then(|f| f.to_i64())
+}

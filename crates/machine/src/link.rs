@@ -26,6 +26,8 @@ pub struct LinkPort {
     outbox: Vec<(u64, u8)>,
     /// Level changes as seen here, when logging: (time, levels).
     log: Option<Vec<(u64, u8)>>,
+    /// How many times our own drive has changed (not saved in state files).
+    own_changes: u64,
 }
 
 impl LinkPort {
@@ -62,6 +64,13 @@ impl LinkPort {
         self.own
     }
 
+    /// How many times this side has changed its own drive since the port was made: a cheap
+    /// way for a driver outside the calculator to see that its calculator spoke on the link
+    /// (answered a request, say) without keeping a log.
+    pub fn own_changes(&self) -> u64 {
+        self.own_changes
+    }
+
     /// The peer's drive as currently applied.
     pub fn peer_drive(&self) -> u8 {
         self.peer
@@ -73,6 +82,7 @@ impl LinkPort {
         let pull = pull & 3;
         if pull != self.own {
             self.own = pull;
+            self.own_changes = self.own_changes.wrapping_add(1);
             if self.outbox.len() >= OUTBOX_CAP {
                 self.outbox.drain(..OUTBOX_CAP / 2);
             }

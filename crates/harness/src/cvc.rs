@@ -1,0 +1,786 @@
+//! CALC VS CALC: one side of a game between two linked calculators, played through the keypad
+//! and checked move by move.
+//!
+//! A [`CvcSide`] sees only its own calculator, as a player holding it would: its `L1` (through
+//! the probe), its screen (to wait for it to settle) and how often its own link port has
+//! changed its drive (a calculator answering a `Get(` talks on the link; one waiting for its
+//! player's key does not). It follows the sequence of `docs/mancala-programs.md`:
+//!
+//! 1. PLAYER OPTIONS → CALC VS CALC → WHO'S FIRST? → ME or OPPONENT, ROCKS PER HOLE, PLAY
+//!    (the second player first waits [`SECOND_PLAYER_DELAY_MS`] at the main menu).
+//! 2. The first player waits at `CONNECTING...` until its calculator has answered the other
+//!    one's requests (two full transfers' worth of link traffic, so a transfer already under
+//!    way when it got there does not count), then presses ENTER.
+//! 3. On its turn (`L1(15)` is its player number) it picks a legal move with its seeded
+//!    [`XorShift`], plays it and checks its `L1` against [`predict`]. After a move that passes
+//!    the turn its calculator waits at `Pause` until the other one has pulled the board; the
+//!    side waits until it has served a transfer and then heard no request for
+//!    [`PULLED_QUIET_MS`] (the other calculator stopped polling), then presses ENTER again.
+//! 4. Off turn its calculator polls the other one; when the pulled `L1(15)` stops naming the
+//!    other player (the program's own test), the side finds the opponent's moves that lead
+//!    there from its last verified position (free turns mean several moves; every sequence of
+//!    the mover's legal moves is searched).
+//! 5. At the end screen it presses ENTER (the side that ended the game first waits for the
+//!    other calculator to pull the final board), and MANCALA's main menu comes back.
+//!
+//! The same side works whatever carries the cable: another thread of this process or another
+//! process over TCP. Everything is emulated time, so a game is reproducible from the two
+//! seeds.
+
+use std::collections::VecDeque;
+
+use mancala::{predict, Player, Position, Rules, XorShift};
+use ti82_machine::{Calc, Key};
+
+use crate::probe::{read_board, read_moves};
+use tifiles::var::Variable;
+
+use crate::{glass_without_indicator, press, settle, Divergence, HarnessError, Summary, Table, MS};
+
+/// Own drive changes of one served `Get(L1)` are about 3,300 for MANCALA's 16-element `L1`
+/// (every bit of the request, the variable header and the data, sent or acknowledged, is two
+/// changes); a request answered "no such variable" or a time-out is far less. This much counts
+/// as one transfer.
+pub const TRANSFER_CHANGES: u64 = 2_500;
+/// Emulated ms a side waits for the other calculator before giving up.
+const PEER_LIMIT_MS: u64 = 60_000;
+
+/// Wire delay (T-states) of the cable between the two calculators of [`run_cvc_games`]: a
+/// transfer then takes about half a second of emulated time, and the two threads meet about
+/// 16,000 times per emulated second.
+pub const CVC_LATENCY: u64 = 400;
+
+/// Emulated ms the second player waits at the main menu before PLAY (longer than
+/// [`PULLED_QUIET_MS`]).
+pub const SECOND_PLAYER_DELAY_MS: u64 = 4_000;
+
+/// How one side is set up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CvcOptions {
+    /// WHO'S FIRST?: true for ME, false for OPPONENT.
+    pub first: bool,
+    /// ROCKS PER HOLE set on this calculator (3 to 8); only the first player's counts.
+    pub rocks: u8,
+    /// Seed of this side's move choices.
+    pub seed: u64,
+}
+
+/// How a game ended, as this side saw it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CvcReport {
+    /// This calculator's player number (1 moves first).
+    pub me: u8,
+    /// Rocks per hole of the game (the first player's setting).
+    pub rocks: u8,
+    /// Every move verified: this side's and the opponent's.
+    pub moves_verified: u64,
+    pub own_moves: u64,
+    pub opponent_moves: u64,
+    /// `L1(1..14)` at the end.
+    pub board: Vec<u8>,
+    /// `"win"`, `"lose"` or `"tie"` for this side.
+    pub result: &'static str,
+    /// Moves as (player, house), in order.
+    pub moves: Vec<(u8, u8)>,
+}
+
+/// What a [`CvcSide::step`] leaves behind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    Running,
+    Done(CvcReport),
+}
+
+#[derive(Debug)]
+enum Phase {
+    /// Menu keys still to press, then PLAY.
+    Options(VecDeque<Key>),
+    /// Just pressed PLAY.
+    Started,
+    /// First player at `CONNECTING...`: waits for the link traffic of the other side's pulls.
+    AwaitConnect {
+        baseline: u64,
+        waited: u64,
+    },
+    /// Second player: polls until the first player's board arrives.
+    AwaitBoard {
+        waited: u64,
+    },
+    /// Settles, then plays if it is this side's turn.
+    Turn,
+    /// After a move that passed the turn (or ended the game: `end`), at `Pause`: waits for
+    /// the other calculator to pull the board, then ENTER.
+    AwaitPulled {
+        bursts: Bursts,
+        waited: u64,
+        end: bool,
+    },
+    /// Off turn: waits for the pulled `L1` to change.
+    AwaitOpponent {
+        waited: u64,
+    },
+    /// At the end screen: ENTER, back to the main menu.
+    Finish,
+    Done,
+}
+
+/// One side of a CALC VS CALC game on one calculator that shows MANCALA's main menu.
+pub struct CvcSide {
+    opts: CvcOptions,
+    me: Player,
+    rng: XorShift,
+    phase: Phase,
+    rules: Option<Rules>,
+    pos: Option<Position>,
+    moves: Vec<(u8, u8)>,
+    own_moves: u64,
+    opponent_moves: u64,
+    /// `L1(16)` after the last verified move.
+    count: i64,
+}
+
+fn digit(rocks: u8) -> Option<Key> {
+    Some(match rocks {
+        3 => Key::K3,
+        4 => Key::K4,
+        5 => Key::K5,
+        6 => Key::K6,
+        7 => Key::K7,
+        8 => Key::K8,
+        _ => return None,
+    })
+}
+
+fn own_changes(calc: &Calc) -> u64 {
+    calc.hardware().link.own_changes()
+}
+
+impl CvcSide {
+    /// A side whose calculator is at MANCALA's main menu.
+    pub fn new(opts: CvcOptions) -> Result<CvcSide, HarnessError> {
+        let rocks_key = digit(opts.rocks)
+            .ok_or_else(|| HarnessError::Setup(format!("{} rocks per hole", opts.rocks)))?;
+        // MAIN MENU: 2 PLAYER OPTIONS; 2 CALC VS CALC; 3 WHO'S FIRST?; 1 ME / 2 OPPONENT;
+        // 4 MAIN MENU; 3 ROCKS PER HOLE, the digit, ENTER. PLAY comes last.
+        let who = if opts.first { Key::K1 } else { Key::K2 };
+        let keys = [
+            Key::K2,
+            Key::K2,
+            Key::K3,
+            who,
+            Key::K4,
+            Key::K3,
+            rocks_key,
+            Key::Enter,
+        ];
+        Ok(CvcSide {
+            me: if opts.first { Player::One } else { Player::Two },
+            rng: XorShift::new(opts.seed),
+            opts,
+            phase: Phase::Options(keys.into_iter().collect()),
+            rules: None,
+            pos: None,
+            moves: Vec::new(),
+            own_moves: 0,
+            opponent_moves: 0,
+            count: 0,
+        })
+    }
+
+    /// Moves verified so far (this side's and the opponent's).
+    pub fn moves_verified(&self) -> u64 {
+        self.own_moves + self.opponent_moves
+    }
+
+    /// One step: a key (or a whole move) and the waiting after it, or a slice of waiting.
+    pub fn step(&mut self, calc: &mut Calc) -> Result<Status, HarnessError> {
+        let phase = std::mem::replace(&mut self.phase, Phase::Done);
+        self.phase = match phase {
+            Phase::Options(mut keys) => match keys.pop_front() {
+                Some(k) => {
+                    press(calc, k);
+                    settle(calc, 100, 10_000);
+                    Phase::Options(keys)
+                }
+                None => {
+                    if !self.opts.first {
+                        // The manual's order: the first player chooses PLAY, then the second.
+                        // Without seeing the other calculator, the second player gives it time
+                        // to finish the last game and get there (a calculator waiting at the
+                        // end of the last game counts quiet on the link as its board pulled).
+                        calc.run_for(SECOND_PLAYER_DELAY_MS * MS);
+                    }
+                    press(calc, Key::K1);
+                    Phase::Started
+                }
+            },
+            Phase::Started => {
+                settle(calc, 150, 30_000);
+                if self.opts.first {
+                    let rules = Rules::ti82(self.opts.rocks)
+                        .map_err(|e| HarnessError::Setup(e.to_string()))?;
+                    self.start(calc, rules)?;
+                    Phase::AwaitConnect {
+                        baseline: own_changes(calc),
+                        waited: 0,
+                    }
+                } else {
+                    Phase::AwaitBoard { waited: 0 }
+                }
+            }
+            Phase::AwaitConnect { baseline, waited } => {
+                if own_changes(calc).saturating_sub(baseline) >= 2 * TRANSFER_CHANGES {
+                    press(calc, Key::Enter);
+                    Phase::Turn
+                } else {
+                    self.check_wait(calc, waited, "the other calculator never pulled the board")?;
+                    calc.run_for(50 * MS);
+                    Phase::AwaitConnect {
+                        baseline,
+                        waited: waited + 50,
+                    }
+                }
+            }
+            Phase::AwaitBoard { waited } => {
+                // As the program: only a board at move 0 is the first player's (a calculator
+                // still at its menus answers with the last game's board).
+                match read_moves(calc.ram()) {
+                    Some(0) => {
+                        // The first player's board: its rocks per hole decide the game.
+                        let b = self.probe(calc)?;
+                        let r = b.board[0];
+                        let rules = Rules::ti82(r).map_err(|_| {
+                            self.divergence(
+                                calc,
+                                &[],
+                                &b.board,
+                                &format!("the pulled board has {r} rocks in hole 1"),
+                            )
+                        })?;
+                        settle(calc, 150, 30_000);
+                        self.start(calc, rules)?;
+                        Phase::AwaitOpponent { waited: 0 }
+                    }
+                    _ => {
+                        self.check_wait(calc, waited, "no board from the first player")?;
+                        calc.run_for(50 * MS);
+                        Phase::AwaitBoard {
+                            waited: waited + 50,
+                        }
+                    }
+                }
+            }
+            Phase::Turn => {
+                settle(calc, 150, 30_000);
+                self.play_move(calc)?
+            }
+            Phase::AwaitPulled {
+                mut bursts,
+                waited,
+                end,
+            } => {
+                if bursts.pulled() {
+                    if end {
+                        Phase::Finish
+                    } else {
+                        press(calc, Key::Enter);
+                        Phase::AwaitOpponent { waited: 0 }
+                    }
+                } else {
+                    self.check_wait(calc, waited, "the other calculator never pulled the board")?;
+                    bursts.run(calc, 20);
+                    Phase::AwaitPulled {
+                        bursts,
+                        waited: waited + 20,
+                        end,
+                    }
+                }
+            }
+            Phase::AwaitOpponent { waited } => {
+                let pos = self.position()?;
+                let b = self.probe(calc)?;
+                // The program takes the pulled board once L1(15) no longer says it is the
+                // other player's turn (a board pulled while the other calculator was still
+                // busy with its move may be stale; the program then simply pulls again).
+                if b.turn != Some(pos.to_move().number()) {
+                    // The Get( stores the whole list at once: this is the other board.
+                    let screen = glass_without_indicator(calc);
+                    self.verify_opponent(calc)?;
+                    // The program redraws the board (or shows the result) before it waits
+                    // for a key: keys pressed earlier would be lost.
+                    let mut waited = 0;
+                    while glass_without_indicator(calc) == screen && waited < 10_000 {
+                        calc.run_for(10 * MS);
+                        waited += 10;
+                    }
+                    settle(calc, 200, 30_000);
+                    if self.position()?.is_over() {
+                        Phase::Finish
+                    } else {
+                        Phase::Turn
+                    }
+                } else {
+                    self.check_wait(calc, waited, "no move from the other calculator")?;
+                    calc.run_for(50 * MS);
+                    Phase::AwaitOpponent {
+                        waited: waited + 50,
+                    }
+                }
+            }
+            Phase::Finish => {
+                settle(calc, 150, 30_000);
+                press(calc, Key::Enter);
+                settle(calc, 150, 30_000);
+                Phase::Done
+            }
+            Phase::Done => {
+                let report = self.report(calc)?;
+                self.phase = Phase::Done;
+                return Ok(Status::Done(report));
+            }
+        };
+        Ok(Status::Running)
+    }
+
+    /// Runs [`CvcSide::step`] until the game is over.
+    pub fn play(&mut self, calc: &mut Calc) -> Result<CvcReport, HarnessError> {
+        loop {
+            if let Status::Done(r) = self.step(calc)? {
+                return Ok(r);
+            }
+        }
+    }
+
+    fn rules(&self) -> Result<Rules, HarnessError> {
+        self.rules
+            .ok_or_else(|| HarnessError::Setup("the game has not started".into()))
+    }
+
+    fn position(&self) -> Result<Position, HarnessError> {
+        self.pos
+            .ok_or_else(|| HarnessError::Setup("the game has not started".into()))
+    }
+
+    fn probe(&self, calc: &Calc) -> Result<crate::BoardProbe, HarnessError> {
+        read_board(calc.ram()).ok_or_else(|| {
+            self.divergence(
+                calc,
+                &[],
+                &[],
+                "L1 is not a board (fewer than 14 whole numbers)",
+            )
+        })
+    }
+
+    fn divergence(&self, calc: &Calc, expected: &[u8], actual: &[u8], what: &str) -> HarnessError {
+        HarnessError::Divergence(Box::new(Divergence {
+            rocks: self.rules.map_or(self.opts.rocks, |r| r.seeds()),
+            moves: self.moves.clone(),
+            expected: expected.to_vec(),
+            actual: actual.to_vec(),
+            what: format!("player {}: {what}", self.me.number()),
+            screen: calc.lcd().to_text(),
+        }))
+    }
+
+    fn check_wait(&self, calc: &Calc, waited: u64, what: &str) -> Result<(), HarnessError> {
+        if waited >= PEER_LIMIT_MS {
+            let expected = self.pos.map(|p| p.board().slots().to_vec());
+            let actual = read_board(calc.ram()).map(|b| b.board);
+            return Err(self.divergence(
+                calc,
+                expected.as_deref().unwrap_or(&[]),
+                actual.as_deref().unwrap_or(&[]),
+                &format!("{what} within {} s", PEER_LIMIT_MS / 1000),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks the starting board and starts the game.
+    fn start(&mut self, calc: &Calc, rules: Rules) -> Result<(), HarnessError> {
+        self.rules = Some(rules);
+        let pos = Position::new(rules);
+        let b = self.probe(calc)?;
+        if b.board != pos.board().slots() || b.turn != Some(1) {
+            return Err(self.divergence(
+                calc,
+                pos.board().slots(),
+                &b.board,
+                &format!("the starting board is wrong (L1(15) = {:?})", b.turn),
+            ));
+        }
+        if read_moves(calc.ram()) != Some(0) {
+            return Err(self.divergence(
+                calc,
+                pos.board().slots(),
+                &b.board,
+                &format!("L1(16) is {:?} at the start", read_moves(calc.ram())),
+            ));
+        }
+        self.pos = Some(pos);
+        self.count = 0;
+        Ok(())
+    }
+
+    /// This side's turn: plays a random legal move through the keypad and checks it.
+    fn play_move(&mut self, calc: &mut Calc) -> Result<Phase, HarnessError> {
+        let mut pos = self.position()?;
+        let rules = self.rules()?;
+        if pos.to_move() != self.me {
+            return Ok(Phase::AwaitOpponent { waited: 0 });
+        }
+        let legal = pos.legal_moves();
+        let house = legal[self.rng.below(legal.len())];
+        self.moves.push((self.me.number(), house));
+        let expected = predict(rules, pos.board(), self.me, house)
+            .map_err(|e| HarnessError::Setup(e.to_string()))?;
+        // ◄ to the left end, ► to the hole (the same keys as HUMAN VS HUMAN).
+        for _ in 0..5 {
+            press(calc, Key::Left);
+        }
+        let rights = match self.me {
+            Player::One => house - 1,
+            Player::Two => 6 - house,
+        };
+        for _ in 0..rights {
+            press(calc, Key::Right);
+        }
+        let before = self.probe(calc)?;
+        let mut bursts = Bursts::new(calc);
+        press(calc, Key::Enter);
+        bursts.sample(calc, 60);
+        let want = expected.next.map_or(0, |p| p.number());
+        let mut waited = 0;
+        while self.probe(calc)?.board == before.board {
+            if waited > 60_000 {
+                return Err(self.divergence(
+                    calc,
+                    expected.board.slots(),
+                    &before.board,
+                    "the board did not change after ENTER",
+                ));
+            }
+            bursts.run(calc, 10);
+            waited += 10;
+        }
+        // Until L1 is final (L1(16) counts the move and L1(15) names the next player).
+        let mut waited = 0;
+        while !(read_moves(calc.ram()) == Some(self.count + 1)
+            && read_board(calc.ram()).and_then(|b| b.turn) == Some(want))
+            && waited < 10_000
+        {
+            bursts.run(calc, 10);
+            waited += 10;
+        }
+        // Then until the screen is drawn and nothing changes for a while.
+        bursts.settle(calc, 200, 60_000);
+        let actual = self.probe(calc)?;
+        if actual.board != expected.board.slots() {
+            return Err(self.divergence(
+                calc,
+                expected.board.slots(),
+                &actual.board,
+                &format!("after {expected}"),
+            ));
+        }
+        if actual.turn != Some(want) {
+            return Err(self.divergence(
+                calc,
+                expected.board.slots(),
+                &actual.board,
+                &format!(
+                    "after {expected}: L1(15) is {:?}, the rules say {want}",
+                    actual.turn
+                ),
+            ));
+        }
+        if read_moves(calc.ram()) != Some(self.count + 1) {
+            return Err(self.divergence(
+                calc,
+                expected.board.slots(),
+                &actual.board,
+                &format!(
+                    "after {expected}: L1(16) is {:?}, not {}",
+                    read_moves(calc.ram()),
+                    self.count + 1
+                ),
+            ));
+        }
+        pos.play(house)
+            .map_err(|e| HarnessError::Setup(e.to_string()))?;
+        self.pos = Some(pos);
+        self.count += 1;
+        self.own_moves += 1;
+        Ok(match expected.next {
+            Some(p) if p == self.me => Phase::Turn,
+            next => Phase::AwaitPulled {
+                bursts,
+                waited: 0,
+                end: next.is_none(),
+            },
+        })
+    }
+
+    /// The pulled `L1` differs from the last verified position: finds the opponent's moves.
+    fn verify_opponent(&mut self, calc: &Calc) -> Result<(), HarnessError> {
+        let pos = self.position()?;
+        let b = self.probe(calc)?;
+        let moves = read_moves(calc.ram());
+        let n = moves.map(|m| m - self.count);
+        let Some(n) = n.filter(|&n| (1..=64).contains(&n)) else {
+            return Err(self.divergence(
+                calc,
+                pos.board().slots(),
+                &b.board,
+                &format!(
+                    "the pulled L1(16) is {moves:?} after {} verified moves",
+                    self.count
+                ),
+            ));
+        };
+        let target_turn = b.turn.unwrap_or(u8::MAX);
+        let mut path = Vec::new();
+        if !search(&pos, &b.board, target_turn, n as usize, &mut path) {
+            return Err(self.divergence(
+                calc,
+                pos.board().slots(),
+                &b.board,
+                &format!(
+                    "the pulled board (L1(15) = {:?}) is no {n}-move continuation by player {} \
+                     of the expected board",
+                    b.turn,
+                    pos.to_move().number()
+                ),
+            ));
+        }
+        let mut pos = pos;
+        for &h in &path {
+            self.moves.push((pos.to_move().number(), h));
+            pos.play(h)
+                .map_err(|e| HarnessError::Setup(e.to_string()))?;
+        }
+        self.pos = Some(pos);
+        self.count += n;
+        self.opponent_moves += n as u64;
+        Ok(())
+    }
+
+    fn report(&self, calc: &Calc) -> Result<CvcReport, HarnessError> {
+        let pos = self.position()?;
+        let board = self.probe(calc)?.board;
+        let mine = pos.board().store(self.me);
+        let theirs = pos.board().store(self.me.other());
+        Ok(CvcReport {
+            me: self.me.number(),
+            rocks: self.rules()?.seeds(),
+            moves_verified: self.moves_verified(),
+            own_moves: self.own_moves,
+            opponent_moves: self.opponent_moves,
+            board,
+            result: match mine.cmp(&theirs) {
+                std::cmp::Ordering::Greater => "win",
+                std::cmp::Ordering::Less => "lose",
+                std::cmp::Ordering::Equal => "tie",
+            },
+            moves: self.moves.clone(),
+        })
+    }
+}
+
+/// Depth-first search for `n` moves by the player to move in `pos` (all but the last free
+/// turns) that end on `board` with `turn` to move (0: over). `path` gets the houses.
+fn search(pos: &Position, board: &[u8], turn: u8, n: usize, path: &mut Vec<u8>) -> bool {
+    if n == 0 {
+        return false;
+    }
+    let mover = pos.to_move();
+    for h in pos.legal_moves() {
+        let mut next = *pos;
+        let Ok(out) = next.play(h) else { continue };
+        path.push(h);
+        let next_turn = out.next.map_or(0, |p| p.number());
+        if n == 1 {
+            if out.board.slots() == board && next_turn == turn {
+                return true;
+            }
+        } else if out.next == Some(mover) && search(&next, board, turn, n - 1, path) {
+            return true;
+        }
+        path.pop();
+    }
+    false
+}
+
+/// This calculator's own link traffic after a move. The other calculator polls until it has
+/// pulled a board that says the move is over, waiting about 180 ms between requests, and a
+/// request that finds this calculator busy ends after the 2 s link time-out: so once this side
+/// has served a transfer and then heard no request for [`PULLED_QUIET_MS`], the other
+/// calculator has the board. (A transfer may begin before the board is final: the built-in
+/// runtime can be caught by a request while it finishes its move; the other calculator then
+/// gets a board that still says it is not its turn, and pulls again.)
+#[derive(Debug)]
+struct Bursts {
+    /// Emulated ms since the move's ENTER.
+    now: u64,
+    last_count: u64,
+    /// When this side last changed its drive (ms), if it has since the move.
+    last_change: Option<u64>,
+    /// Own drive changes since the move.
+    changes: u64,
+}
+
+/// Quiet on the link after which the other calculator has stopped polling.
+pub const PULLED_QUIET_MS: u64 = 2_500;
+
+impl Bursts {
+    fn new(calc: &Calc) -> Bursts {
+        Bursts {
+            now: 0,
+            last_count: own_changes(calc),
+            last_change: None,
+            changes: 0,
+        }
+    }
+
+    /// Notes the traffic of the last `ms`.
+    fn sample(&mut self, calc: &Calc, ms: u64) {
+        self.now += ms;
+        let count = own_changes(calc);
+        if count != self.last_count {
+            self.changes += count.wrapping_sub(self.last_count);
+            self.last_count = count;
+            self.last_change = Some(self.now);
+        }
+    }
+
+    fn run(&mut self, calc: &mut Calc, ms: u64) {
+        calc.run_for(ms * MS);
+        self.sample(calc, ms);
+    }
+
+    /// Like [`settle`], noting the traffic on the way.
+    fn settle(&mut self, calc: &mut Calc, quiet: u64, limit: u64) {
+        let look = |c: &Calc| (glass_without_indicator(c), read_board(c.ram()));
+        let mut last = look(calc);
+        let mut stable = 0;
+        let mut waited = 0;
+        while waited < limit && stable < quiet {
+            self.run(calc, 10);
+            waited += 10;
+            let now = look(calc);
+            if now == last {
+                stable += 10;
+            } else {
+                stable = 0;
+                last = now;
+            }
+        }
+    }
+
+    /// A transfer has been served and the other calculator has stopped asking.
+    fn pulled(&self) -> bool {
+        self.changes >= TRANSFER_CHANGES
+            && self
+                .last_change
+                .is_some_and(|t| self.now.saturating_sub(t) >= PULLED_QUIET_MS)
+    }
+}
+
+/// The two sides' options for `games` games from `seed`: calculator A goes first in the even
+/// games, B in the odd ones; each calculator's rocks per hole and move seed are random.
+pub fn cvc_schedule(games: u64, seed: u64) -> Vec<(CvcOptions, CvcOptions)> {
+    let mut rng = XorShift::new(seed ^ 0xC41C_C41C);
+    (0..games)
+        .map(|g| {
+            let a_first = g % 2 == 0;
+            let mut side = |first| CvcOptions {
+                first,
+                rocks: 3 + rng.below(6) as u8,
+                seed: rng.next_u64(),
+            };
+            let a = side(a_first);
+            let b = side(!a_first);
+            (a, b)
+        })
+        .collect()
+}
+
+/// What one calculator of a CALC VS CALC run reports: a report per game played, and the error
+/// that stopped it, if any.
+type SideRun = (Vec<CvcReport>, Option<HarnessError>);
+
+/// Plays the games of `schedule` on one calculator (its own thread), then unplugs the cable.
+fn run_side(mut calc: Calc, options: Vec<CvcOptions>) -> SideRun {
+    let mut reports = Vec::new();
+    let mut error = None;
+    for opts in options {
+        match CvcSide::new(opts).and_then(|mut s| s.play(&mut calc)) {
+            Ok(r) => reports.push(r),
+            Err(e) => {
+                error = Some(e);
+                break;
+            }
+        }
+    }
+    calc.detach_link();
+    (reports, error)
+}
+
+/// `games` CALC VS CALC games on two calculators joined by a cable with `latency` T-states of
+/// wire delay, each calculator on its own thread with its own [`CvcSide`]. Both sides verify
+/// every move; a game counts its moves once, and the two sides must agree on who moved when and
+/// on the final board. A divergence ends the run (the two calculators no longer agree on anything).
+pub fn run_cvc_games(
+    programs: &[Variable],
+    games: u64,
+    seed: u64,
+    latency: u64,
+) -> Result<Summary, HarnessError> {
+    let mut a = Table::new(programs)?.calc;
+    let mut b = Table::new(programs)?.calc;
+    ti82_machine::cable::connect(&mut a, &mut b, latency);
+    let schedule = cvc_schedule(games, seed);
+    let (oa, ob): (Vec<_>, Vec<_>) = schedule.into_iter().unzip();
+    let ha = std::thread::spawn(move || run_side(a, oa));
+    let hb = std::thread::spawn(move || run_side(b, ob));
+    let join = |h: std::thread::JoinHandle<SideRun>| {
+        h.join()
+            .map_err(|_| HarnessError::Setup("a CALC VS CALC thread panicked".into()))
+    };
+    let (ra, ea) = join(ha)?;
+    let (rb, eb) = join(hb)?;
+    let mut summary = Summary::default();
+    for (x, y) in ra.iter().zip(&rb) {
+        summary.games += 1;
+        // The houses may differ where two moves lead to the same board (at the end, the sweep
+        // can make them alike): who moved, how many moves and the final board must agree.
+        let movers = |r: &CvcReport| r.moves.iter().map(|m| m.0).collect::<Vec<u8>>();
+        if movers(x) != movers(y) || x.board != y.board {
+            summary.divergences.push(Divergence {
+                rocks: x.rocks,
+                moves: x.moves.clone(),
+                expected: x.board.clone(),
+                actual: y.board.clone(),
+                what: format!(
+                    "the two calculators disagree: moves {:?} and {:?}",
+                    x.moves, y.moves
+                ),
+                screen: String::new(),
+            });
+            return Ok(summary);
+        }
+        summary.moves += x.moves_verified;
+    }
+    for e in [ea, eb].into_iter().flatten() {
+        match e {
+            HarnessError::Divergence(d) => summary.divergences.push(*d),
+            other => return Err(other),
+        }
+    }
+    if !summary.divergences.is_empty() && summary.games < games {
+        // The game that diverged counts as played.
+        summary.games += 1;
+    }
+    Ok(summary)
+}
