@@ -86,7 +86,8 @@ pub struct SolveArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct ConformanceArgs {
-    /// A TI-82 ROM image (not supported yet: the built-in runtime is checked).
+    /// Your TI-82 ROM image: each calculator boots it and receives the programs over the link
+    /// (untested on a real ROM here; see docs/frontend.md).
     #[arg(long, value_name = "FILE")]
     pub rom: Option<PathBuf>,
     /// MANBOARD and MANCALA from a file (.82p .82g .uue) instead of our own programs.

@@ -77,13 +77,6 @@ fn interactive(machine: &MachineArgs, ui: &UiArgs) -> Result<()> {
 }
 
 fn conformance(args: &ConformanceArgs) -> Result<()> {
-    if let Some(rom) = &args.rom {
-        anyhow::bail!(
-            "{}: conformance on a real ROM needs MANCALA sent over the link, which is not \
-             implemented yet; run without --rom to check the built-in runtime",
-            rom.display()
-        );
-    }
     let programs = if args.program.is_empty() {
         ti82_harness::builtin_programs()?
     } else {
@@ -93,11 +86,29 @@ fn conformance(args: &ConformanceArgs) -> Result<()> {
         }
         vars
     };
+    // The calculators: the built-in runtime with the programs in its memory, or the user's ROM
+    // booted and sent the programs over the link (`romload`), as a computer would.
+    let make = |programs: &[tifiles::Variable]| -> Result<ti82_machine::Calc> {
+        match &args.rom {
+            None => Ok(ti82_harness::builtin_calc(programs)?),
+            Some(rom) => ti82::romload::rom_calc_with(rom, programs),
+        }
+    };
+    // The first calculator is made here, so a bad ROM fails before any game, with its name.
+    let mut first = Some(make(&programs)?);
+    let mut maker = || match first.take() {
+        Some(calc) => Ok(calc),
+        None => make(&programs).map_err(|e| ti82_harness::HarnessError::Setup(format!("{e:#}"))),
+    };
     let start = std::time::Instant::now();
-    let mut summary = ti82_harness::run_games(&programs, args.games, args.seed, args.rocks)?;
+    let mut summary = ti82_harness::run_games_on(&mut maker, args.games, args.seed, args.rocks)?;
     if args.cvc > 0 {
-        let cvc =
-            ti82_harness::run_cvc_games(&programs, args.cvc, args.seed, ti82_harness::CVC_LATENCY)?;
+        let cvc = ti82_harness::run_cvc_games_on(
+            &mut maker,
+            args.cvc,
+            args.seed,
+            ti82_harness::CVC_LATENCY,
+        )?;
         println!(
             "CALC VS CALC: {} games, {} moves verified, {} divergences",
             cvc.games,

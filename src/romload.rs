@@ -141,3 +141,21 @@ pub fn load_programs(calc: &mut Calc, vars: &[Variable], keys: &LoaderKeys) -> R
     play_keys(calc, keys.leave)?;
     Ok(Loaded::Sent(HINT.to_string()))
 }
+
+/// A calculator booted from the ROM image at `path` with `vars` sent to it over the link (for
+/// `ti82 conformance --rom`). An image without the TI-OS version text is refused: the loader's
+/// key presses are for the TI-82's own menus.
+pub fn rom_calc_with(path: &std::path::Path, vars: &[Variable]) -> Result<Calc> {
+    let made = crate::session::make_calc(&crate::session::FirmwareChoice::Rom(path.to_path_buf()))?;
+    if made.os.is_none() {
+        bail!(
+            "{}: no TI-OS version text found in the image, so it cannot be driven through \
+             the TI-82's menus",
+            path.display()
+        );
+    }
+    let mut calc = made.calc;
+    load_programs(&mut calc, vars, &TI82_KEYS)
+        .with_context(|| format!("{}: sending the programs over the link", path.display()))?;
+    Ok(calc)
+}

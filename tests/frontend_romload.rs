@@ -198,3 +198,72 @@ fn real_rom_receives_manboard_and_mancala() {
         assert_eq!(got.as_ref(), Some(v), "{}", v.display_name());
     }
 }
+
+/// `ti82 conformance --rom`: an image that is not a TI-OS is refused before any game, naming
+/// the file; one with the version text gets the programs over the link, and the harness then
+/// finds no MANBOARD in a VAT (the Z80 stand-in keeps what it receives elsewhere): a clear
+/// error, never a hang.
+#[test]
+fn conformance_on_a_rom_names_what_is_wrong() {
+    let dir = rom::temp_dir("romload-conformance");
+    let plain = dir.join("proto.rom");
+    std::fs::write(&plain, RomImage::from_program(PROTO).bytes()).unwrap();
+    let run = |path: &std::path::Path| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ti82"))
+            .env("TI82_HOME", &dir)
+            .args(["conformance", "--games", "1", "--rom"])
+            .arg(path)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (code, err) = run(&plain);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("proto.rom"), "{err}");
+    assert!(err.contains("no TI-OS version text"), "{err}");
+
+    let versioned = proto_with_version(&dir);
+    let (code, err) = run(&versioned);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("program MANBOARD is not in the calculator's memory"),
+        "{err}"
+    );
+}
+
+/// With a real TI-82 ROM (`TI82_ROM`): HUMAN VS HUMAN and CALC VS CALC conformance games on
+/// the real TI-OS. Without it, says so and passes.
+#[test]
+fn real_rom_conformance() {
+    let Some(path) = std::env::var_os("TI82_ROM") else {
+        eprintln!("skipped: TI82_ROM is not set (point it at a TI-82 ROM image to run this test)");
+        return;
+    };
+    let dir = rom::temp_dir("romload-real-conformance");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ti82"))
+        .env("TI82_HOME", &dir)
+        .args([
+            "conformance",
+            "--games",
+            "3",
+            "--seed",
+            "1",
+            "--cvc",
+            "1",
+            "--rom",
+        ])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("4 games,"), "{text}");
+    assert!(text.contains(" 0 divergences"), "{text}");
+}

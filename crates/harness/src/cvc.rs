@@ -35,7 +35,10 @@ use ti82_machine::{Calc, Key};
 use crate::probe::{read_board, read_moves};
 use tifiles::var::Variable;
 
-use crate::{glass_without_indicator, press, settle, Divergence, HarnessError, Summary, Table, MS};
+use crate::{
+    builtin_calc, glass_without_indicator, press, settle, CalcMaker, Divergence, HarnessError,
+    Summary, Table, MS,
+};
 
 /// Own drive changes of one served `Get(L1)` are about 3,300 for MANCALA's 16-element `L1`
 /// (every bit of the request, the variable header and the data, sent or acknowledged, is two
@@ -737,8 +740,18 @@ pub fn run_cvc_games(
     seed: u64,
     latency: u64,
 ) -> Result<Summary, HarnessError> {
-    let mut a = Table::new(programs)?.calc;
-    let mut b = Table::new(programs)?.calc;
+    run_cvc_games_on(&mut || builtin_calc(programs), games, seed, latency)
+}
+
+/// As [`run_cvc_games`], on two calculators from `make`.
+pub fn run_cvc_games_on(
+    make: &mut CalcMaker,
+    games: u64,
+    seed: u64,
+    latency: u64,
+) -> Result<Summary, HarnessError> {
+    let mut a = Table::from_calc(make()?)?.calc;
+    let mut b = Table::from_calc(make()?)?.calc;
     ti82_machine::cable::connect(&mut a, &mut b, latency);
     let schedule = cvc_schedule(games, seed);
     let (oa, ob): (Vec<_>, Vec<_>) = schedule.into_iter().unzip();

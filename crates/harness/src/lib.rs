@@ -22,7 +22,7 @@ use tibasic::firmware::{install, program_var, start_program, BasicFirmware};
 use tifiles::file::{ReadOptions, TiFile};
 use tifiles::var::Variable;
 
-pub use cvc::{run_cvc_games, CvcOptions, CvcReport, CvcSide, CVC_LATENCY};
+pub use cvc::{run_cvc_games, run_cvc_games_on, CvcOptions, CvcReport, CvcSide, CVC_LATENCY};
 pub use probe::{read_board, read_moves, BoardProbe};
 
 /// T-states per emulated millisecond.
@@ -147,18 +147,34 @@ fn glass_without_indicator(calc: &Calc) -> Vec<u8> {
     ram
 }
 
-/// A calculator on the built-in runtime with MANCALA at its main menu.
+/// A calculator with MANCALA at its main menu.
 pub struct Table {
     pub calc: Calc,
     pub moves_verified: u64,
 }
 
+/// A calculator on the built-in runtime with `programs` in its memory.
+pub fn builtin_calc(programs: &[Variable]) -> Result<Calc, HarnessError> {
+    let mut calc = Calc::new(BasicFirmware::new());
+    install(calc.ram_mut(), programs)
+        .map_err(|e| HarnessError::Setup(format!("installing the programs: {e}")))?;
+    Ok(calc)
+}
+
+/// Makes a calculator with MANBOARD and MANCALA in its memory, on either firmware (the
+/// built-in runtime: [`builtin_calc`]; a ROM: the front end's link loader).
+pub type CalcMaker<'a> = dyn FnMut() -> Result<Calc, HarnessError> + 'a;
+
 impl Table {
-    /// Installs `programs`, runs MANBOARD (to draw `Pic1`) and starts MANCALA.
+    /// A built-in calculator with `programs`: runs MANBOARD (to draw `Pic1`) and starts MANCALA.
     pub fn new(programs: &[Variable]) -> Result<Table, HarnessError> {
-        let mut calc = Calc::new(BasicFirmware::new());
-        install(calc.ram_mut(), programs)
-            .map_err(|e| HarnessError::Setup(format!("installing the programs: {e}")))?;
+        Table::from_calc(builtin_calc(programs)?)
+    }
+
+    /// Runs MANBOARD and starts MANCALA on a calculator that has them in its memory, through
+    /// the keypad only (CLEAR, PRGM, ▼ to the program, ENTER, ENTER), so a ROM calculator is
+    /// started the same way as the built-in runtime.
+    pub fn from_calc(mut calc: Calc) -> Result<Table, HarnessError> {
         calc.run_for(100 * MS);
         let mut t = Table {
             calc,
@@ -341,15 +357,26 @@ pub struct Summary {
     pub divergences: Vec<Divergence>,
 }
 
-/// `games` HUMAN VS HUMAN games from `seed`, rocks per hole `rocks` or random 3-8 per game.
+/// `games` HUMAN VS HUMAN games from `seed` on the built-in runtime, rocks per hole `rocks` or
+/// random 3-8 per game.
 pub fn run_games(
     programs: &[Variable],
     games: u64,
     seed: u64,
     rocks: Option<u8>,
 ) -> Result<Summary, HarnessError> {
+    run_games_on(&mut || builtin_calc(programs), games, seed, rocks)
+}
+
+/// As [`run_games`], on calculators from `make` (a fresh one after a divergence).
+pub fn run_games_on(
+    make: &mut CalcMaker,
+    games: u64,
+    seed: u64,
+    rocks: Option<u8>,
+) -> Result<Summary, HarnessError> {
     let mut rng = XorShift::new(seed);
-    let mut table = Table::new(programs)?;
+    let mut table = Table::from_calc(make()?)?;
     let mut summary = Summary::default();
     let mut current_rocks = 4u8;
     for _ in 0..games {
@@ -364,7 +391,7 @@ pub fn run_games(
             Err(HarnessError::Divergence(d)) => {
                 summary.divergences.push(*d);
                 // Start again on a fresh calculator.
-                table = Table::new(programs)?;
+                table = Table::from_calc(make()?)?;
                 current_rocks = 4;
             }
             Err(e) => return Err(e),
