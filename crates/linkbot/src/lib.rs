@@ -199,7 +199,9 @@ fn start_l1(rocks: u8) -> [i64; L1_LEN] {
     l
 }
 
-fn l1_of(pos: &Position, count: i64) -> [i64; L1_LEN] {
+/// MANCALA's board list for `pos` after `count` moves: the 14 slots, then the player to move
+/// (0 once the game is over) and the move count (`docs/mancala-programs.md`).
+pub fn l1_of(pos: &Position, count: i64) -> [i64; L1_LEN] {
     let mut l = [0; L1_LEN];
     for (d, &s) in l.iter_mut().zip(pos.board().slots()) {
         *d = i64::from(s);

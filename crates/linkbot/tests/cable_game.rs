@@ -4,7 +4,7 @@
 //! bot's view of the game are compared with the rules crate's prediction, for both answers to
 //! WHO'S FIRST?.
 
-use linkbot::{BotConfig, BotPeer, Phase, L1_LEN};
+use linkbot::{l1_of, BotConfig, BotPeer, Phase, L1_LEN};
 use mancala::{Level, Player, Position, Rules, XorShift};
 use ti82_harness::{builtin_programs, Table, MS};
 use ti82_machine::{Calc, Key};
@@ -26,20 +26,6 @@ fn calc_l1(calc: &Calc) -> Option<[i64; L1_LEN]> {
         *d = f.to_i64()?;
     }
     Some(l)
-}
-
-fn l1_of(pos: &Position, count: i64) -> [i64; L1_LEN] {
-    let mut l = [0; L1_LEN];
-    for (d, &s) in l.iter_mut().zip(pos.board().slots()) {
-        *d = i64::from(s);
-    }
-    l[14] = if pos.is_over() {
-        0
-    } else {
-        i64::from(pos.to_move().number())
-    };
-    l[15] = count;
-    l
 }
 
 impl Rig {

@@ -1,7 +1,7 @@
 //! The bot against a scripted "calculator" on a direct cable: a `tilink` holder serving an
 //! `L1` the test controls, and a requester pulling the bot's.
 
-use linkbot::{parse_l1, BotConfig, BotPeer, Phase, L1_LEN};
+use linkbot::{l1_of, parse_l1, BotConfig, BotPeer, Phase, L1_LEN};
 use mancala::{Level, Player, Position, Rules};
 use tifiles::float::TiFloat;
 use tifiles::var::{VarData, VarName, VarType, Variable};
@@ -14,20 +14,6 @@ fn l1_var(l: &[i64; L1_LEN]) -> Variable {
         name: VarName::list(1).unwrap(),
         data: VarData::List(l.iter().map(|&x| TiFloat::from_i64(x)).collect()),
     }
-}
-
-fn l1_of(pos: &Position, count: i64) -> [i64; L1_LEN] {
-    let mut l = [0; L1_LEN];
-    for (d, &s) in l.iter_mut().zip(pos.board().slots()) {
-        *d = i64::from(s);
-    }
-    l[14] = if pos.is_over() {
-        0
-    } else {
-        i64::from(pos.to_move().number())
-    };
-    l[15] = count;
-    l
 }
 
 fn bot() -> BotPeer {
