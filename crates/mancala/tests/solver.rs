@@ -322,3 +322,16 @@ fn the_endgame_database_changes_no_value() {
     assert!(with.endgame_computed() > 0, "the database was used");
     assert!(checked >= 20, "{checked} positions");
 }
+
+/// The published margin we can check: Kalah(6,4) with the empty capture is a first-player win
+/// by 10 (Irving and Donkers 2000, as Wikipedia's Kalah article cites it). About two and a half
+/// minutes in a release build, so not part of the default run:
+/// `cargo test --release -p mancala --test solver -- --ignored`.
+#[test]
+#[ignore = "minutes in a release build: run with --ignored"]
+fn kalah_6_4_is_the_published_first_player_win_by_10() {
+    let pos = Position::new(Rules::kalah_standard(6, 4).unwrap());
+    let solution = Solver::new(25, None).solve(&pos).unwrap();
+    assert_eq!(solution.margin, 10);
+    assert_eq!(solution.best, Some(3));
+}
