@@ -19,7 +19,8 @@ use std::fmt::Write as _;
 use std::sync::mpsc::{self, Receiver, Sender};
 
 use mancala::{
-    Choice, Engine, EngineOptions, GameResult, Level, MoveOutcome, Player, Position, Rules,
+    Choice, Engine, EngineOptions, Explained, GameResult, Level, MoveOutcome, Player, Position,
+    Rules,
 };
 use ti82_machine::Calc;
 use tifiles::float::TiFloat;
@@ -34,7 +35,7 @@ pub const QUIET_T: u64 = 6_000_000;
 pub const MAX_JUMP: i64 = 12;
 
 /// Search budget of one explanation (move sequences tried).
-const SEQUENCE_BUDGET: usize = 100_000;
+const SEQUENCE_BUDGET: u64 = 100_000;
 
 /// Engine nodes for the evaluation on request (searched on a worker thread).
 pub const EVAL_NODES: u64 = 2_000_000;
@@ -398,9 +399,9 @@ impl MancalaCommentator {
             }
             return;
         }
-        let found = explain(&game.pos, k as usize, &cur);
+        let found = explain_jump(&game.pos, k as usize, &cur);
         match found {
-            Explained::Moves(moves) => {
+            Explained::Found(moves) => {
                 if let Some(last) = moves.last() {
                     game.pos =
                         Position::from_board(*game.pos.rules(), last.board, next_mover(last))
@@ -409,10 +410,15 @@ impl MancalaCommentator {
                 game.count = cur.count;
                 game.line = describe(&moves);
             }
-            Explained::No { closest } if quiet => {
-                let expected = match closest {
-                    Some((moves, l1)) => format!("{} ({})", l1, plays_text(&moves)),
-                    None => format!("no legal sequence of {k} moves"),
+            Explained::NotFound { nearest } if quiet => {
+                let expected = match nearest.as_deref() {
+                    Some(moves @ [.., last]) => format!(
+                        "{} turn {} ({})",
+                        last.board,
+                        last.next.map_or(0, |p| p.number()),
+                        plays_text(moves)
+                    ),
+                    _ => format!("no legal sequence of {k} moves"),
                 };
                 game.mismatch = Some(format!(
                     "MISMATCH after move {}: expected {expected}, L1 {}",
@@ -420,8 +426,8 @@ impl MancalaCommentator {
                     list_text(&cur)
                 ));
             }
-            Explained::No { .. } => {}
-            Explained::TooMany if quiet => {
+            Explained::NotFound { .. } => {}
+            Explained::OutOfBudget if quiet => {
                 let pos = game.pos;
                 self.adopt(cur);
                 if let Some(g) = &mut self.game {
@@ -430,7 +436,7 @@ impl MancalaCommentator {
                     }
                 }
             }
-            Explained::TooMany => {}
+            Explained::OutOfBudget => {}
         }
     }
 
@@ -464,114 +470,14 @@ fn next_mover(m: &MoveOutcome) -> Player {
     m.next.unwrap_or(m.player.other())
 }
 
-enum Explained {
-    /// The moves that lead to the board in `L1`.
-    Moves(Vec<MoveOutcome>),
-    /// Nothing does; the closest sequence and what it gives, if any sequence had the length.
-    No {
-        closest: Option<(Vec<MoveOutcome>, String)>,
-    },
-    /// Too many sequences to try them all.
-    TooMany,
-}
-
-/// Searches the move sequences of length `k` from `pos` for one that leaves `L1` as `target`
-/// (board and player to move).
-fn explain(pos: &Position, k: usize, target: &L1Game) -> Explained {
-    struct Search<'a> {
-        target: &'a L1Game,
-        path: Vec<MoveOutcome>,
-        found: Option<Vec<MoveOutcome>>,
-        closest: Option<(u32, Vec<MoveOutcome>, Position)>,
-        budget: usize,
-    }
-    impl Search<'_> {
-        fn go(&mut self, pos: &Position, left: usize) {
-            if self.found.is_some() || self.budget == 0 {
-                return;
-            }
-            if left == 0 {
-                let d = distance(pos, self.target);
-                if d == 0 {
-                    self.found = Some(self.path.clone());
-                } else if !matches!(&self.closest, Some((best, ..)) if *best <= d) {
-                    self.closest = Some((d, self.path.clone(), *pos));
-                }
-                return;
-            }
-            // Stores never lose rocks: a store already past the target's cannot get there.
-            let b = pos.board();
-            if b.store(Player::One) > self.target.slots[6]
-                || b.store(Player::Two) > self.target.slots[13]
-            {
-                if self.closest.is_none() {
-                    // Keep something to show even when every line overshoots.
-                    self.closest_from(pos, left);
-                }
-                return;
-            }
-            for house in pos.legal_moves() {
-                self.budget = self.budget.saturating_sub(1);
-                let mut next = *pos;
-                let Ok(outcome) = next.play(house) else {
-                    continue;
-                };
-                self.path.push(outcome);
-                self.go(&next, left - 1);
-                self.path.pop();
-                if self.found.is_some() {
-                    return;
-                }
-            }
-        }
-
-        /// Completes one line greedily (first legal moves) so a mismatch can show a board.
-        fn closest_from(&mut self, pos: &Position, left: usize) {
-            let mut p = *pos;
-            let mut path = self.path.clone();
-            for _ in 0..left {
-                let Some(&h) = p.legal_moves().first() else {
-                    return;
-                };
-                match p.play(h) {
-                    Ok(o) => path.push(o),
-                    Err(_) => return,
-                }
-            }
-            let d = distance(&p, self.target);
-            self.closest = Some((d, path, p));
-        }
-    }
-    let mut s = Search {
-        target,
-        path: Vec::new(),
-        found: None,
-        closest: None,
-        budget: SEQUENCE_BUDGET,
+/// The moves that lead from `pos` to the board in `L1` (`k` of them, by either player).
+fn explain_jump(pos: &Position, k: usize, target: &L1Game) -> Explained {
+    let next = match target.turn {
+        1 => Some(Player::One),
+        2 => Some(Player::Two),
+        _ => None,
     };
-    s.go(pos, k);
-    match s.found {
-        Some(moves) => Explained::Moves(moves),
-        None if s.budget == 0 => Explained::TooMany,
-        None => Explained::No {
-            closest: s.closest.map(|(_, moves, p)| {
-                let l1 = format!("{} turn {}", p.board(), turn_of(&p));
-                (moves, l1)
-            }),
-        },
-    }
-}
-
-/// How far a position is from `L1`: rocks out of place plus a wrong player to move.
-fn distance(pos: &Position, target: &L1Game) -> u32 {
-    let rocks: u32 = pos
-        .board()
-        .slots()
-        .iter()
-        .zip(&target.slots)
-        .map(|(&a, &b)| u32::from(a.abs_diff(b)))
-        .sum();
-    rocks + u32::from(turn_of(pos) != target.turn)
+    mancala::explain(pos, &target.slots, next, k, false, SEQUENCE_BUDGET)
 }
 
 fn list_text(l: &L1Game) -> String {

@@ -29,7 +29,7 @@
 
 use std::collections::VecDeque;
 
-use mancala::{predict, Player, Position, Rules, XorShift};
+use mancala::{explain, predict, Explained, Player, Position, Rules, XorShift};
 use ti82_machine::{Calc, Key};
 
 use crate::probe::{read_board, read_moves};
@@ -542,9 +542,15 @@ impl CvcSide {
                 ),
             ));
         };
-        let target_turn = b.turn.unwrap_or(u8::MAX);
-        let mut path = Vec::new();
-        if !search(&pos, &b.board, target_turn, n as usize, &mut path) {
+        // L1(15): the player to move, 0 once the game is over; anything else explains nothing.
+        let next = match b.turn {
+            Some(0) => Some(None),
+            Some(1) => Some(Some(Player::One)),
+            Some(2) => Some(Some(Player::Two)),
+            _ => None,
+        };
+        let found = next.map(|next| explain(&pos, &b.board, next, n as usize, true, u64::MAX));
+        let Some(Explained::Found(found)) = found else {
             return Err(self.divergence(
                 calc,
                 pos.board().slots(),
@@ -556,11 +562,11 @@ impl CvcSide {
                     pos.to_move().number()
                 ),
             ));
-        }
+        };
         let mut pos = pos;
-        for &h in &path {
-            self.moves.push((pos.to_move().number(), h));
-            pos.play(h)
+        for m in &found {
+            self.moves.push((m.player.number(), m.house));
+            pos.play(m.house)
                 .map_err(|e| HarnessError::Setup(e.to_string()))?;
         }
         self.pos = Some(pos);
@@ -589,30 +595,6 @@ impl CvcSide {
             moves: self.moves.clone(),
         })
     }
-}
-
-/// Depth-first search for `n` moves by the player to move in `pos` (all but the last free
-/// turns) that end on `board` with `turn` to move (0: over). `path` gets the houses.
-fn search(pos: &Position, board: &[u8], turn: u8, n: usize, path: &mut Vec<u8>) -> bool {
-    if n == 0 {
-        return false;
-    }
-    let mover = pos.to_move();
-    for h in pos.legal_moves() {
-        let mut next = *pos;
-        let Ok(out) = next.play(h) else { continue };
-        path.push(h);
-        let next_turn = out.next.map_or(0, |p| p.number());
-        if n == 1 {
-            if out.board.slots() == board && next_turn == turn {
-                return true;
-            }
-        } else if out.next == Some(mover) && search(&next, board, turn, n - 1, path) {
-            return true;
-        }
-        path.pop();
-    }
-    false
 }
 
 /// This calculator's own link traffic after a move. The other calculator polls until it has

@@ -38,7 +38,7 @@
 
 use std::fmt;
 
-use mancala::{Choice, Engine, EngineOptions, Level, Player, Position, Rules};
+use mancala::{Choice, Engine, EngineOptions, Explained, Level, Player, Position, Rules};
 use ti82_machine::link::LinkEndpoint;
 use tifiles::float::TiFloat;
 use tifiles::var::{VarData, VarName, VarType, Variable};
@@ -50,7 +50,7 @@ pub const L1_LEN: usize = 16;
 pub const T_PER_SECOND: u64 = 6_000_000;
 
 /// Nodes a pulled board's check may try (sequences of free turns) before it gives up.
-const VERIFY_BUDGET: u32 = 200_000;
+const VERIFY_BUDGET: u64 = 200_000;
 
 /// How the bot plays and talks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,34 +244,24 @@ pub fn starting_rocks(l: &[i64; L1_LEN]) -> Option<u8> {
         .then_some(r as u8)
 }
 
-/// The moves of `mover` (one, or several through free turns) that turn `pos` (move count
-/// `count`) into `target`, or `None`.
-fn explain(
-    pos: &Position,
-    count: i64,
-    target: &[i64; L1_LEN],
-    mover: Player,
-    budget: &mut u32,
-) -> Option<Vec<u8>> {
-    for house in pos.legal_moves() {
-        if *budget == 0 {
-            return None;
-        }
-        *budget -= 1;
-        let mut next = *pos;
-        let Ok(out) = next.play(house) else {
-            continue;
-        };
-        if out.next == Some(mover) {
-            if let Some(mut rest) = explain(&next, count + 1, target, mover, budget) {
-                rest.insert(0, house);
-                return Some(rest);
-            }
-        } else if l1_of(&next, count + 1) == *target {
-            return Some(vec![house]);
-        }
+/// The houses of the turn of the player to move in `pos` (one move, or several through free
+/// turns) that turn `pos` (move count `count`) into the board list `target`, or `None`.
+fn explain_turn(pos: &Position, count: i64, target: &[i64; L1_LEN]) -> Option<Vec<u8>> {
+    let moves = usize::try_from(target[15] - count).ok()?;
+    let slots = target[..14]
+        .iter()
+        .map(|&x| u8::try_from(x).ok())
+        .collect::<Option<Vec<u8>>>()?;
+    let next = match target[14] {
+        0 => None,
+        1 => Some(Player::One),
+        2 => Some(Player::Two),
+        _ => return None,
+    };
+    match mancala::explain(pos, &slots, next, moves, true, VERIFY_BUDGET) {
+        Explained::Found(found) => Some(found.iter().map(|m| m.house).collect()),
+        Explained::NotFound { .. } | Explained::OutOfBudget => None,
     }
-    None
 }
 
 impl BotPeer {
@@ -590,8 +580,7 @@ impl BotPeer {
         if turn != 0 && turn != i64::from(me.number()) {
             return self.stop(BoardError::BadTurn(turn).to_string());
         }
-        let mut budget = VERIFY_BUDGET;
-        let Some(houses) = explain(&pos, self.l1[15], &l, human, &mut budget) else {
+        let Some(houses) = explain_turn(&pos, self.l1[15], &l) else {
             let err = BoardError::Illegal {
                 before: Box::new(self.l1),
                 after: Box::new(l),
@@ -721,23 +710,17 @@ mod tests {
         p.play(3).unwrap();
         p.play(1).unwrap();
         let target = l1_of(&p, 2);
-        let mut budget = VERIFY_BUDGET;
-        assert_eq!(
-            explain(&pos, 0, &target, Player::One, &mut budget),
-            Some(vec![3, 1])
-        );
+        assert_eq!(explain_turn(&pos, 0, &target), Some(vec![3, 1]));
         // The same board with a wrong move count is no legal continuation.
         let mut wrong = target;
         wrong[15] = 3;
-        let mut budget = VERIFY_BUDGET;
-        assert_eq!(explain(&pos, 0, &wrong, Player::One, &mut budget), None);
+        assert_eq!(explain_turn(&pos, 0, &wrong), None);
         // A rock conjured into a store is no legal continuation either.
         let mut p = pos;
         p.play(1).unwrap();
         let mut bad = l1_of(&p, 1);
         bad[6] += 1;
-        let mut budget = VERIFY_BUDGET;
-        assert_eq!(explain(&pos, 0, &bad, Player::One, &mut budget), None);
+        assert_eq!(explain_turn(&pos, 0, &bad), None);
     }
 
     #[test]
