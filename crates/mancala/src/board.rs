@@ -211,6 +211,11 @@ impl Board {
         self.row(player).iter().map(|&x| u16::from(x)).sum()
     }
 
+    /// Rocks still in play: in the houses of both rows.
+    pub fn in_play(&self) -> u16 {
+        self.row_total(Player::One) + self.row_total(Player::Two)
+    }
+
     /// Every rock on the board, stores included.
     pub fn total(&self) -> u16 {
         self.slots().iter().map(|&x| u16::from(x)).sum()

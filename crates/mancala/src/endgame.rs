@@ -205,8 +205,7 @@ pub enum Lookup {
 }
 
 fn in_play(pos: &Position) -> usize {
-    let b = pos.board();
-    usize::from(b.row_total(Player::One) + b.row_total(Player::Two))
+    usize::from(pos.board().in_play())
 }
 
 #[cfg(test)]
@@ -262,7 +261,7 @@ mod tests {
                 let mut pos = Position::new(rules);
                 while !pos.is_over() {
                     let b = pos.board();
-                    let left = b.row_total(Player::One) + b.row_total(Player::Two);
+                    let left = b.in_play();
                     if left <= 7 && rng.below(3) == 0 {
                         break;
                     }

@@ -69,8 +69,7 @@ pub(crate) fn store_diff(pos: &Position, player: Player) -> i32 {
 
 /// Rocks left in the houses.
 fn in_play(pos: &Position) -> i32 {
-    let b = pos.board();
-    i32::from(b.row_total(Player::One) + b.row_total(Player::Two))
+    i32::from(pos.board().in_play())
 }
 
 /// A 64-bit key of the searched state: the houses and the player to move (never 0).

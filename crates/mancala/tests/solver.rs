@@ -304,7 +304,7 @@ fn the_endgame_database_changes_no_value() {
         let mut pos = Position::new(rules);
         loop {
             let b = pos.board();
-            let left = b.row_total(Player::One) + b.row_total(Player::Two);
+            let left = b.in_play();
             if pos.is_over() || left <= 20 {
                 break;
             }
