@@ -204,6 +204,7 @@ impl Machine {
     pub fn start(setup: &Setup, m: &MachineArgs, persist: bool) -> Result<Machine> {
         let made = session::make_calc(&setup.choice)?;
         let mut calc = made.calc;
+        calc.apply_hw_choices(&m.hw);
         let mut messages = setup.notes.clone();
         let state_path = persist.then(|| session::state_path(&setup.paths.state_dir, &made.ident));
         let mut restored = false;

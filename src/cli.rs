@@ -145,6 +145,11 @@ pub struct MachineArgs {
     /// Record the link port's two lines as audio (stereo WAV: tip left, ring right).
     #[arg(long, value_name = "FILE")]
     pub wav: Option<PathBuf>,
+    /// Another TI-82 model's behaviour where the hardware is unknown (repeatable): port2-f8,
+    /// port14-battery, lcd-6bit-left-pixels, lcd-busy-50, lcd-drop-busy, on-release,
+    /// timer-fixed, link-agnostic (docs/hardware.md).
+    #[arg(long, value_name = "CHOICE")]
+    pub hw: Vec<ti82_machine::HwChoice>,
 }
 
 /// How the interactive front end looks.

@@ -318,6 +318,8 @@ fn run_pair(setup: &Setup, m: &MachineArgs, scale: usize, speed: Speed) -> Resul
         crate::session::make_calc(&setup.choice)?,
     );
     let (os, mut a, mut b) = (ma.os, ma.calc, mb.calc);
+    a.apply_hw_choices(&m.hw);
+    b.apply_hw_choices(&m.hw);
     crate::session::load_files(&mut a, &m.load)?;
     crate::session::load_files(&mut b, &m.load)?;
     let mut notes = Vec::new();

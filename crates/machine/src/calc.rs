@@ -4,7 +4,7 @@ use std::any::Any;
 use std::collections::VecDeque;
 use std::path::Path;
 
-use z80::Cpu;
+use z80::{Bus, Cpu};
 
 use crate::cable::{LinkMsg, LinkTransport, Recv, Remote};
 use crate::hw::{Config, Hardware, CLOCK_HZ};
@@ -66,8 +66,9 @@ impl Firmware for RomFirmware {
     fn power_on(&mut self, hw: &mut Hardware) {
         hw.mem.load_rom(self.rom.bytes());
         self.cpu = Cpu::new();
-        // §3.3 [E]/[U]: the core's power-on registers (pairs FFFFh, I = 0; TilEm has I = FFh);
-        // the ROM sets up everything it uses.
+        // §3.3 [E]: undefined on hardware; the spec recommends TilEm's values for
+        // reproducibility: the pairs FFFFh (the core's power-on values) and I = FFh.
+        self.cpu.i = 0xFF;
         self.cpu.t = hw.now;
     }
 
@@ -76,7 +77,13 @@ impl Firmware for RomFirmware {
         if self.cpu.t < hw.now {
             self.cpu.t = hw.now;
         }
-        self.cpu.run(hw, until);
+        if hw.config.generation_from_port4 {
+            // Rare (a ROM without readable version text): watch where port-04h writes come
+            // from, on a bus of its own so the usual path pays nothing.
+            self.cpu.run(&mut Page0Watch { hw, m1: 0 }, until);
+        } else {
+            self.cpu.run(hw, until);
+        }
         hw.now = self.cpu.t;
         hw.halted = self.cpu.halted;
     }
@@ -146,6 +153,52 @@ impl Firmware for RomFirmware {
     }
 }
 
+/// The hardware as the CPU's bus, noting each opcode fetch's address so that a port-04h write
+/// executed from 0000h – 3FFFh can decide the generation (spec §8.4).
+struct Page0Watch<'a> {
+    hw: &'a mut Hardware,
+    /// Address of the last M1 (the instruction's own opcode, or the byte after its prefix).
+    m1: u16,
+}
+
+impl Bus for Page0Watch<'_> {
+    #[inline(always)]
+    fn fetch(&mut self, addr: u16, t: u64) -> u8 {
+        self.m1 = addr;
+        self.hw.read(addr, t)
+    }
+    #[inline(always)]
+    fn read(&mut self, addr: u16, t: u64) -> u8 {
+        self.hw.read(addr, t)
+    }
+    #[inline(always)]
+    fn write(&mut self, addr: u16, value: u8, t: u64) {
+        self.hw.write(addr, value, t)
+    }
+    fn port_in(&mut self, port: u16, t: u64) -> u8 {
+        self.hw.port_in(port, t)
+    }
+    fn port_out(&mut self, port: u16, value: u8, t: u64) {
+        let p = if self.hw.config.port_mirrors {
+            port as u8 & 0x1F
+        } else {
+            port as u8
+        };
+        if p == 0x04 && self.m1 < 0x4000 {
+            self.hw.port4_written_from_page0(value);
+        }
+        self.hw.port_out(port, value, t)
+    }
+    #[inline(always)]
+    fn int_line(&mut self, t: u64) -> bool {
+        self.hw.int_line(t)
+    }
+    #[inline(always)]
+    fn next_event(&mut self, t: u64) -> u64 {
+        self.hw.next_event(t)
+    }
+}
+
 /// The 96 × 64 image as the glass shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Screen {
@@ -205,10 +258,28 @@ impl Calc {
         }
     }
 
-    /// A Z80 calculator running `rom`, configured for the ROM's generation.
+    /// A Z80 calculator running `rom`, configured for the ROM's generation; when its version
+    /// text is unreadable, port-04h writes decide the generation (spec §8.4).
     pub fn from_rom(rom: RomImage) -> Self {
-        let config = Config::for_generation(rom.generation());
+        Self::from_rom_with(rom, &[])
+    }
+
+    /// [`Calc::from_rom`] with hardware choices away from our defaults (`--hw`).
+    pub fn from_rom_with(rom: RomImage, choices: &[crate::HwChoice]) -> Self {
+        let mut config = Config::for_generation(rom.generation());
+        config.generation_from_port4 = rom.version().is_none();
+        for &c in choices {
+            config.apply(c);
+        }
         Self::with_config(RomFirmware::new(rom), config)
+    }
+
+    /// Hardware choices away from our defaults (`--hw`), applied to a calculator that has
+    /// just been made (see [`Hardware::apply`]).
+    pub fn apply_hw_choices(&mut self, choices: &[crate::HwChoice]) {
+        for &c in choices {
+            self.hw.apply(c);
+        }
     }
 
     /// Current time in T-states since power-on.

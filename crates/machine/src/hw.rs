@@ -40,6 +40,118 @@ pub struct Config {
     pub test_ports: bool,
     /// LCD ghosting: average the glass over this many recent frames (0 or 1 = off).
     pub lcd_ghost_frames: u8,
+    // The choices below are where the real hardware is unknown and another TI-82 model
+    // (TilEm's, mostly) differs from ours; each is a [`HwChoice`] (`--hw NAME`).
+    /// Port 02h reads F8h until first written (TilEm) instead of the value it maps (§3.3).
+    pub port2_reads_f8: bool,
+    /// Port 14h reads 01h (battery good) on classic hardware too, not 00h (§4.9).
+    pub port14_battery: bool,
+    /// A 6-bit LCD read returns the two pixels left of the cell in bits 7:6 (TilEm, MAME)
+    /// instead of 0 (§5.5).
+    pub lcd_6bit_left_pixels: bool,
+    /// T-states an LCD access keeps the driver busy: 60 (the documented 10 µs) or TilEm's 50
+    /// (§5.6).
+    pub lcd_busy_t: u8,
+    /// The ON key raises its interrupt on release as well as on press (TilEm, §6.5).
+    pub on_release_interrupt: bool,
+    /// The timer ignores port 04h's rate bits: a fixed 9 259 µs period (TilEm, §2.4).
+    pub timer_fixed_rate: bool,
+    /// Until the generation is known, port 00h uses the generation-agnostic rules of §4.4
+    /// (TilEm) instead of [`Config::generation`]'s format.
+    pub link_agnostic_until_known: bool,
+    /// The generation is not known from the ROM (no readable version text): a port-04h write
+    /// executed from 0000h – 3FFFh sets it from bit 4 (spec §8.4, TilEm's detector).
+    pub generation_from_port4: bool,
+}
+
+/// The LCD busy window of [`Config::lcd_busy_t`] by default (§5.6: 10 µs at 6 MHz).
+pub const LCD_BUSY_T: u8 = 60;
+
+/// TilEm's fixed TI-82 timer period, 9 259 µs, in T-states (§2.4).
+pub const FIXED_TIMER_PERIOD: u64 = 9259 * 6;
+
+/// One hardware choice away from our defaults, by the name the command line uses
+/// (`--hw NAME`). Each selects the other model's behaviour where the hardware is unknown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HwChoice {
+    Port2F8,
+    Port14Battery,
+    Lcd6BitLeftPixels,
+    LcdBusy50,
+    LcdDropBusy,
+    OnRelease,
+    TimerFixedRate,
+    LinkAgnostic,
+}
+
+/// A `--hw` name that is not a [`HwChoice`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown hardware choice `{0}`; known: {known}", known = HwChoice::names().join(", "))]
+pub struct UnknownHwChoice(pub String);
+
+impl HwChoice {
+    /// Every choice with its command-line name and what it selects.
+    pub const ALL: [(HwChoice, &'static str, &'static str); 8] = [
+        (
+            HwChoice::Port2F8,
+            "port2-f8",
+            "port 02h reads F8h until first written (§3.3)",
+        ),
+        (
+            HwChoice::Port14Battery,
+            "port14-battery",
+            "port 14h reads 01h on classic hardware (§4.9)",
+        ),
+        (
+            HwChoice::Lcd6BitLeftPixels,
+            "lcd-6bit-left-pixels",
+            "6-bit LCD reads carry the two pixels to the left in bits 7:6 (§5.5)",
+        ),
+        (
+            HwChoice::LcdBusy50,
+            "lcd-busy-50",
+            "the LCD is busy for 50 T-states after an access, not 60 (§5.6)",
+        ),
+        (
+            HwChoice::LcdDropBusy,
+            "lcd-drop-busy",
+            "LCD accesses made while busy are dropped (§5.6)",
+        ),
+        (
+            HwChoice::OnRelease,
+            "on-release",
+            "the ON interrupt is raised on release as well as press (§6.5)",
+        ),
+        (
+            HwChoice::TimerFixedRate,
+            "timer-fixed",
+            "the timer ignores port 04h: 9 259 µs (§2.4)",
+        ),
+        (
+            HwChoice::LinkAgnostic,
+            "link-agnostic",
+            "port 00h uses the generation-agnostic rules until the generation is known (§4.4)",
+        ),
+    ];
+
+    pub fn names() -> Vec<&'static str> {
+        Self::ALL.iter().map(|c| c.1).collect()
+    }
+
+    pub fn name(self) -> &'static str {
+        Self::ALL.iter().find(|c| c.0 == self).map_or("", |c| c.1)
+    }
+}
+
+impl std::str::FromStr for HwChoice {
+    type Err = UnknownHwChoice;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .find(|c| c.1 == s)
+            .map(|c| c.0)
+            .ok_or_else(|| UnknownHwChoice(s.to_string()))
+    }
 }
 
 impl Default for Config {
@@ -52,6 +164,14 @@ impl Default for Config {
             key_ghosting: true,
             test_ports: false,
             lcd_ghost_frames: 0,
+            port2_reads_f8: false,
+            port14_battery: false,
+            lcd_6bit_left_pixels: false,
+            lcd_busy_t: LCD_BUSY_T,
+            on_release_interrupt: false,
+            timer_fixed_rate: false,
+            link_agnostic_until_known: false,
+            generation_from_port4: false,
         }
     }
 }
@@ -63,6 +183,29 @@ impl Config {
             generation,
             port_mirrors: generation == Generation::Parcus,
             ..Config::default()
+        }
+    }
+
+    /// Selects the other model's behaviour for `choice`.
+    pub fn apply(&mut self, choice: HwChoice) {
+        match choice {
+            HwChoice::Port2F8 => self.port2_reads_f8 = true,
+            HwChoice::Port14Battery => self.port14_battery = true,
+            HwChoice::Lcd6BitLeftPixels => self.lcd_6bit_left_pixels = true,
+            HwChoice::LcdBusy50 => self.lcd_busy_t = 50,
+            HwChoice::LcdDropBusy => self.lcd_drop_when_busy = true,
+            HwChoice::OnRelease => self.on_release_interrupt = true,
+            HwChoice::TimerFixedRate => self.timer_fixed_rate = true,
+            HwChoice::LinkAgnostic => self.link_agnostic_until_known = true,
+        }
+    }
+
+    /// The timer period for a port-04h value under this configuration.
+    pub fn timer_period(&self, port4: u8) -> u64 {
+        if self.timer_fixed_rate {
+            FIXED_TIMER_PERIOD
+        } else {
+            timer_period(self.generation, port4)
         }
     }
 }
@@ -155,12 +298,22 @@ pub struct Hardware {
     pub test_out: Vec<u8>,
     /// Accesses to ports that decode to nothing (they read 00h).
     pub unknown_port_accesses: u64,
+    /// Whether the generation is known: always unless [`Config::generation_from_port4`],
+    /// then from the first port-04h write executed from ROM page 0 (§8.4).
+    pub(crate) generation_known: bool,
 }
 
 impl Hardware {
     pub fn new(config: Config) -> Self {
         let mut lcd = Lcd::new();
         lcd.set_drop_when_busy(config.lcd_drop_when_busy);
+        lcd.set_busy_t(u64::from(config.lcd_busy_t));
+        lcd.set_6bit_left_pixels(config.lcd_6bit_left_pixels);
+        let mut mem = Memory::new(config.paging);
+        if config.port2_reads_f8 {
+            // §3.3 [E]: TilEm's port 02h reads F8h until first written; the mapping is ours.
+            mem.set_unwritten_read(0xF8);
+        }
         let mut keypad = Keypad::new();
         keypad.set_ghosting(config.key_ghosting);
         // §2.4 [U]: we reset port 04h to 06h (slowest rate) and schedule the first tick one
@@ -171,10 +324,10 @@ impl Hardware {
             } else {
                 0
             };
-        let period = timer_period(config.generation, port4);
+        let period = config.timer_period(port4);
         Hardware {
             now: 0,
-            mem: Memory::new(config.paging),
+            mem,
             lcd,
             keypad,
             link: LinkPort::new(),
@@ -189,13 +342,14 @@ impl Hardware {
                 line_at: period,
                 timer_ticks: 0,
             },
-            config,
             port0: 0xC0,
             port4,
             halted: false,
             test_exit: None,
             test_out: Vec::new(),
             unknown_port_accesses: 0,
+            generation_known: !config.generation_from_port4,
+            config,
         }
     }
 
@@ -205,6 +359,44 @@ impl Hardware {
 
     pub fn generation(&self) -> Generation {
         self.config.generation
+    }
+
+    /// Selects the other model's behaviour for `choice` on a running machine (meant for
+    /// right after power-on): the configuration and the parts that copy it.
+    pub fn apply(&mut self, choice: HwChoice) {
+        self.config.apply(choice);
+        let c = &self.config;
+        self.lcd.set_drop_when_busy(c.lcd_drop_when_busy);
+        self.lcd.set_busy_t(u64::from(c.lcd_busy_t));
+        self.lcd.set_6bit_left_pixels(c.lcd_6bit_left_pixels);
+        if choice == HwChoice::Port2F8 && self.mem.port2() == self.mem.port2_mapping() {
+            self.mem.set_unwritten_read(0xF8);
+        }
+        if choice == HwChoice::TimerFixedRate {
+            self.irq.period = c.timer_period(self.port4);
+        }
+    }
+
+    /// Whether the generation is known (see [`Config::generation_from_port4`]).
+    pub fn generation_known(&self) -> bool {
+        self.generation_known
+    }
+
+    /// A port-04h write `v` executed from 0000h – 3FFFh while the generation is decided by
+    /// such writes (spec §8.4, TilEm): bit 4 set means classic hardware, clear the Parcus.
+    /// Every such write (re)decides it; the port mirrors follow the generation.
+    pub fn port4_written_from_page0(&mut self, v: u8) {
+        if !self.config.generation_from_port4 {
+            return;
+        }
+        let generation = if v & 0x10 != 0 {
+            Generation::Classic
+        } else {
+            Generation::Parcus
+        };
+        self.config.generation = generation;
+        self.config.port_mirrors = generation == Generation::Parcus;
+        self.generation_known = true;
     }
 
     /// The link port with the current time.
@@ -232,9 +424,15 @@ impl Hardware {
     }
 
     /// The ON key (spec §6.5): level in port 03h bit 3; a press latches the ON interrupt if
-    /// it is enabled. [U] Press only, not release (Wabbitemu, MAME).
+    /// it is enabled. [U] Press only, not release (Wabbitemu, MAME), unless
+    /// [`Config::on_release_interrupt`] (TilEm).
     pub fn set_on(&mut self, down: bool, t: u64) {
-        if down && !self.irq.on_held && self.irq.on_enabled() {
+        let edge = if down {
+            !self.irq.on_held
+        } else {
+            self.irq.on_held && self.config.on_release_interrupt
+        };
+        if edge && self.irq.on_enabled() {
             self.irq.on_pending = true;
         }
         self.irq.on_held = down;
@@ -271,8 +469,16 @@ impl Hardware {
         }
     }
 
+    /// The generation-agnostic port 00h of §4.4 (TilEm) until the generation is known.
+    fn link_agnostic(&self) -> bool {
+        !self.generation_known && self.config.link_agnostic_until_known
+    }
+
     fn link_read(&mut self, t: u64) -> u8 {
         let lines = self.link.levels(t);
+        if self.link_agnostic() {
+            return 0xC0 | lines | (lines << 2);
+        }
         match self.config.generation {
             // §4.3: bits 7:4 = last written; bit n reads its latch if direction bit n+4 is
             // set, otherwise the input (line levels in bits 1:0, 0 in bits 3:2). (TilEm)
@@ -298,20 +504,33 @@ impl Hardware {
 
     fn link_write(&mut self, v: u8, t: u64) {
         self.port0 = v;
-        let pull = match self.config.generation {
-            Generation::Classic => {
-                // §4.3 (TilEm): tip = (b6 ∧ b2) ∨ (b4 ∧ ¬b0); ring = (b7 ∧ b3) ∨ (b5 ∧ ¬b1).
-                let b = |n: u8| (v >> n) & 1 != 0;
-                let tip = (b(6) && b(2)) || (b(4) && !b(0));
-                let ring = (b(7) && b(3)) || (b(5) && !b(1));
-                u8::from(tip) | u8::from(ring) << 1
+        let pull = if self.link_agnostic() {
+            // §4.4: a classic-looking value (C0h/D4h/E8h style) pulls with bits 2/4 (tip)
+            // and 3/5 (ring); anything else pulls with bits 1:0.
+            if v & 0xC3 == 0xC0 {
+                u8::from(v & 0x14 != 0) | u8::from(v & 0x28 != 0) << 1
+            } else {
+                v & 3
             }
-            Generation::Parcus => v & 3,
+        } else {
+            match self.config.generation {
+                Generation::Classic => {
+                    // §4.3 (TilEm): tip = (b6 ∧ b2) ∨ (b4 ∧ ¬b0); ring = (b7 ∧ b3) ∨ (b5 ∧ ¬b1).
+                    let b = |n: u8| (v >> n) & 1 != 0;
+                    let tip = (b(6) && b(2)) || (b(4) && !b(0));
+                    let ring = (b(7) && b(3)) || (b(5) && !b(1));
+                    u8::from(tip) | u8::from(ring) << 1
+                }
+                Generation::Parcus => v & 3,
+            }
         };
         self.link.drive(pull, t);
     }
 
-    fn port3_read(&self) -> u8 {
+    /// Port 03h read. The timer is brought up to `t` first: §2.4/§4.6, a tick sets the
+    /// pending flag whatever IFF1 is, so a program polling with interrupts off sees it.
+    fn port3_read(&mut self, t: u64) -> u8 {
+        self.sync_timer(t);
         u8::from(self.irq.on_pending)
             | u8::from(self.irq.timer_pending) << 1
             | u8::from(!self.irq.on_held) << 3
@@ -333,7 +552,7 @@ impl Hardware {
         self.sync_timer(t);
         self.port4 = v;
         // [U] §2.4: a new rate takes effect after the tick already scheduled.
-        self.irq.period = timer_period(self.config.generation, v);
+        self.irq.period = self.config.timer_period(v);
         self.irq.update_line_at();
         self.mem.set_alt_map(v & 1 != 0);
     }
@@ -350,7 +569,7 @@ impl Hardware {
                 0x01 | 0x05 | 0x09 | 0x0D => self.keypad.read(),
                 0x15 | 0x1D => self.keypad.read() & 0xFE,
                 0x02 | 0x06 | 0x0A | 0x0E | 0x16 | 0x1E => self.mem.port2(),
-                0x03 | 0x07 | 0x0B | 0x0F | 0x17 | 0x1F => self.port3_read(),
+                0x03 | 0x07 | 0x0B | 0x0F | 0x17 | 0x1F => self.port3_read(t),
                 0x10 | 0x12 | 0x18 | 0x1A => self.lcd.status(t),
                 0x11 | 0x13 | 0x19 | 0x1B => self.lcd.read_data(t),
                 // Port 14h: battery good (§4.9 [U]).
@@ -361,11 +580,13 @@ impl Hardware {
             0x00 => self.link_read(t),
             0x01 => self.keypad.read(),
             0x02 => self.mem.port2(),
-            0x03 => self.port3_read(),
+            0x03 => self.port3_read(t),
             // §4.7 [U]: port 04h read-back unknown; 00h like TilEm.
             0x04 => 0x00,
             0x10 => self.lcd.status(t),
             0x11 => self.lcd.read_data(t),
+            // §4.9 [U]: battery good, when chosen for classic hardware (TilEm).
+            0x14 if self.config.port14_battery => 0x01,
             _ => {
                 // §4.2 [U]: unknown ports read 00h.
                 self.unknown_port_accesses += 1;
@@ -486,8 +707,26 @@ mod tests {
         assert!(!hw.irq_line(5 * p));
         hw.write_port(3, 0x0A, 5 * p);
         assert!(hw.next_irq_event() > 5 * p);
-        assert!(hw.irq_line(7 * p));
+        // The port read alone must see the tick (§2.4, §4.6): nothing samples the line first.
         assert_eq!(hw.read_port(3, 7 * p) & 2, 2);
+        assert!(hw.irq_line(7 * p));
+    }
+
+    #[test]
+    fn port3_read_brings_the_timer_up_to_date() {
+        // §2.4/§4.6: a tick sets the pending flag whatever IFF1 is, so a program that polls
+        // port 03h with interrupts disabled sees it; no interrupt-line sampling in between.
+        let mut hw = Hardware::new(Config::default());
+        hw.write_port(3, 0x0A, 0);
+        let tick = hw.irq.next_tick;
+        assert_eq!(hw.read_port(3, tick - 1), 0x08);
+        assert_eq!(hw.read_port(3, tick), 0x0A);
+        assert_eq!(hw.irq.timer_ticks, 1);
+        // Mirrored decoding reads the same register.
+        let mut hw = Hardware::new(Config::for_generation(Generation::Parcus));
+        hw.write_port(3, 0x0A, 0);
+        let tick = hw.irq.next_tick;
+        assert_eq!(hw.read_port(0x07, tick) & 2, 2);
     }
 
     #[test]

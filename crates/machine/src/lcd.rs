@@ -9,8 +9,9 @@ pub const WIDTH: usize = 96;
 pub const HEIGHT: usize = 64;
 const ROW_BYTES: usize = 15;
 
-/// T-states an access keeps the driver busy. §5.6: the documented minimum is 10 µs (60
-/// T-states at 6 MHz); TilEm uses 50. [U] We report busy for 60 T-states.
+/// T-states an access keeps the driver busy by default. §5.6: the documented minimum is 10 µs
+/// (60 T-states at 6 MHz); TilEm uses 50. [U] We report busy for 60 T-states (the other value
+/// is `Config::lcd_busy_t`).
 pub const BUSY_T: u64 = 60;
 
 /// The T6A04 state.
@@ -37,6 +38,10 @@ pub struct Lcd {
     pub(crate) drop_when_busy: bool,
     /// Accesses made while busy (whether dropped or not): a diagnostic.
     pub busy_violations: u64,
+    /// T-states an access keeps the driver busy.
+    pub(crate) busy_t: u64,
+    /// 6-bit reads carry the two pixels left of the cell in bits 7:6 (TilEm, MAME; §5.5).
+    pub(crate) left_pixels: bool,
 }
 
 impl Default for Lcd {
@@ -66,11 +71,23 @@ impl Lcd {
             test_mode: false,
             drop_when_busy: false,
             busy_violations: 0,
+            busy_t: BUSY_T,
+            left_pixels: false,
         }
     }
 
     pub fn set_drop_when_busy(&mut self, on: bool) {
         self.drop_when_busy = on;
+    }
+
+    /// How long an access keeps the driver busy (§5.6).
+    pub fn set_busy_t(&mut self, t: u64) {
+        self.busy_t = t;
+    }
+
+    /// Whether 6-bit reads carry the two pixels left of the cell in bits 7:6 (§5.5 [U]).
+    pub fn set_6bit_left_pixels(&mut self, on: bool) {
+        self.left_pixels = on;
     }
 
     pub fn display_on(&self) -> bool {
@@ -149,7 +166,7 @@ impl Lcd {
         if self.busy_drop(t) {
             return;
         }
-        self.busy_until = t + BUSY_T;
+        self.busy_until = t + self.busy_t;
         match v {
             0xC0..=0xFF => self.contrast = v & 0x3F,
             0x80..=0xBF => self.x = v & 0x3F,
@@ -206,6 +223,14 @@ impl Lcd {
         } else {
             let bit = y as usize * 6; // 0..114
             let mut v = 0u8;
+            if self.left_pixels && !bit.is_multiple_of(8) {
+                // The two pixels before the cell, in its byte (0 on a byte boundary).
+                for (i, b) in [bit - 2, bit - 1].into_iter().enumerate() {
+                    if row[b >> 3] & (0x80 >> (b & 7)) != 0 {
+                        v |= 0x80 >> i;
+                    }
+                }
+            }
             for i in 0..6 {
                 let b = bit + i;
                 if b < 120 && row[b >> 3] & (0x80 >> (b & 7)) != 0 {
@@ -242,19 +267,20 @@ impl Lcd {
         if self.busy_drop(t) {
             return;
         }
-        self.busy_until = t + BUSY_T;
+        self.busy_until = t + self.busy_t;
         let y = self.fold_y();
         self.set_cell(self.x, y, v);
         self.step();
     }
 
     /// Data read (port 11h): return the latch, reload it from (X, Y), step. The first read
-    /// after an address change is therefore a dummy (§5.5). In 6-bit mode bits 7:6 read 0 [U].
+    /// after an address change is therefore a dummy (§5.5). In 6-bit mode bits 7:6 read 0 [U]
+    /// (or the two pixels to the left, see [`Lcd::set_6bit_left_pixels`]).
     pub fn read_data(&mut self, t: u64) -> u8 {
         if self.busy_drop(t) {
             return 0;
         }
-        self.busy_until = t + BUSY_T;
+        self.busy_until = t + self.busy_t;
         let out = self.latch;
         let y = self.fold_y();
         self.latch = self.cell(self.x, y);

@@ -46,7 +46,9 @@ pub struct Memory {
     wbias: [usize; 4],
     writable: [bool; 4],
     model: PagingModel,
-    /// Last value written to port 02h (what port 02h reads back).
+    /// Last value written to port 02h, which decides the mapping.
+    mapping: u8,
+    /// What port 02h reads: `port2`, or a power-on value until the first write (§3.3).
     port2: u8,
     /// Port 04h bit 0 (alternate mapping in the TI-83-style model).
     alt_map: bool,
@@ -67,13 +69,15 @@ impl Memory {
             model,
             // §3.3 [U]: we map ROM page 0 at 4000h at reset; in the TI-83-style model the
             // register is preset to 88h (RAM page 1 at 8000h) so RAM is where the ROM expects.
-            port2: match model {
+            mapping: match model {
                 PagingModel::Simple => 0x00,
                 PagingModel::Ti83 => 0x88,
             },
+            port2: 0,
             alt_map: false,
             unmapped_ram_writes: 0,
         };
+        m.port2 = m.mapping;
         m.remap();
         m
     }
@@ -116,8 +120,20 @@ impl Memory {
         self.mem[off & MASK] = value;
     }
 
+    /// What port 02h reads: the last value written (or the power-on read value).
     pub fn port2(&self) -> u8 {
         self.port2
+    }
+
+    /// The value that decides the mapping (the last written, or the power-on mapping).
+    pub fn port2_mapping(&self) -> u8 {
+        self.mapping
+    }
+
+    /// Port 02h reads `v` until first written, the mapping staying as it is (§3.3 [E]: TilEm
+    /// reads F8h).
+    pub fn set_unwritten_read(&mut self, v: u8) {
+        self.port2 = v;
     }
 
     pub fn alt_map(&self) -> bool {
@@ -125,6 +141,7 @@ impl Memory {
     }
 
     pub fn write_port2(&mut self, value: u8) {
+        self.mapping = value;
         self.port2 = value;
         self.remap();
     }
@@ -137,7 +154,8 @@ impl Memory {
         }
     }
 
-    pub(crate) fn restore_regs(&mut self, port2: u8, alt_map: bool) {
+    pub(crate) fn restore_regs(&mut self, mapping: u8, port2: u8, alt_map: bool) {
+        self.mapping = mapping;
         self.port2 = port2;
         self.alt_map = alt_map;
         self.remap();
@@ -153,7 +171,7 @@ impl Memory {
     }
 
     fn remap(&mut self) {
-        let v = self.port2;
+        let v = self.mapping;
         let banks = match self.model {
             PagingModel::Simple => [
                 Self::rom_page(0),

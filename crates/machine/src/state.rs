@@ -20,7 +20,7 @@ use crate::hw::{Config, Generation, Hardware, CLOCK_HZ};
 use crate::memory::{PagingModel, RAM_SIZE};
 
 pub const STATE_MAGIC: &[u8; 8] = b"TI82STAT";
-pub const STATE_VERSION: u32 = 1;
+pub const STATE_VERSION: u32 = 2;
 
 /// Times in a state file must be below this (about 6 500 years of emulated time), so that no
 /// arithmetic on them can overflow afterwards.
@@ -174,9 +174,23 @@ pub(crate) fn write_hardware(w: &mut StateWriter, hw: &Hardware) {
     w.bool(c.key_ghosting);
     w.bool(c.test_ports);
     w.u8(c.lcd_ghost_frames);
+    for b in [
+        c.port2_reads_f8,
+        c.port14_battery,
+        c.lcd_6bit_left_pixels,
+        c.on_release_interrupt,
+        c.timer_fixed_rate,
+        c.link_agnostic_until_known,
+        c.generation_from_port4,
+    ] {
+        w.bool(b);
+    }
+    w.u8(c.lcd_busy_t);
+    w.bool(hw.generation_known);
 
     w.u64(hw.now);
     w.bytes(hw.mem.ram());
+    w.u8(hw.mem.port2_mapping());
     w.u8(hw.mem.port2());
     w.bool(hw.mem.alt_map());
     w.u32(hw.mem.unmapped_ram_writes);
@@ -241,8 +255,18 @@ pub(crate) fn read_hardware(r: &mut StateReader) -> Result<Hardware, StateError>
         key_ghosting: r.bool()?,
         test_ports: r.bool()?,
         lcd_ghost_frames: r.u8()?,
+        port2_reads_f8: r.bool()?,
+        port14_battery: r.bool()?,
+        lcd_6bit_left_pixels: r.bool()?,
+        on_release_interrupt: r.bool()?,
+        timer_fixed_rate: r.bool()?,
+        link_agnostic_until_known: r.bool()?,
+        generation_from_port4: r.bool()?,
+        lcd_busy_t: r.u8()?,
     };
+    let generation_known = r.bool()?;
     let mut hw = Hardware::new(config);
+    hw.generation_known = generation_known;
     hw.now = time(r)?;
     let ram = r.bytes()?;
     if ram.len() != RAM_SIZE {
@@ -250,8 +274,9 @@ pub(crate) fn read_hardware(r: &mut StateReader) -> Result<Hardware, StateError>
     }
     hw.mem.ram_mut().copy_from_slice(ram);
     let port2 = r.u8()?;
+    let port2_read = r.u8()?;
     let alt = r.bool()?;
-    hw.mem.restore_regs(port2, alt);
+    hw.mem.restore_regs(port2, port2_read, alt);
     hw.mem.unmapped_ram_writes = r.u32()?;
 
     let lram = r.bytes()?;
