@@ -258,6 +258,7 @@ impl Interp {
         match stmt {
             Stmt::Empty | Stmt::Lbl(_) => self.advance(),
             Stmt::SyntaxError => return Err(ErrorKind::Syntax),
+            Stmt::TooDeep => return Err(ErrorKind::Memory),
             Stmt::Expr(e) => {
                 let v = eval(sys, e)?;
                 if !matches!(v, Value::Str(_)) {
