@@ -244,10 +244,10 @@ impl BasicFirmware {
         let top = sel.saturating_sub(6);
         for (i, name) in names.iter().enumerate().skip(top).take(7) {
             let row = (i - top + 1) * 8;
-            let mut label = menu_number(i);
-            label.push(b':');
-            font::draw_large_with(img, row, 0, &label[..1], i == sel);
-            font::draw_large(img, row, 6, &label[1..]);
+            // Past `θ` an item has no label: a blank cell (inverse when selected).
+            let label = menu_label(i).unwrap_or(b' ');
+            font::draw_large_with(img, row, 0, &[label], i == sel);
+            font::draw_large(img, row, 6, b":");
             font::draw_large(img, row, 12, &crate::os::string_codes(name));
         }
     }
@@ -394,8 +394,21 @@ impl BasicFirmware {
     fn key_program_menu(&mut self, hw: &mut Hardware, k: Key, sel: usize) {
         let names = program_names(hw.mem.ram());
         let n = names.len();
+        let sel = sel.min(n.saturating_sub(1));
         let choose = |i: usize| names.get(i).cloned();
+        let shift = std::mem::take(&mut self.shift);
         let pick = match k {
+            Key::Alpha if shift == Shift::None => {
+                self.shift = Shift::Alpha;
+                None
+            }
+            // ALPHA and a letter picks the item labelled with it (`A:` is the 11th).
+            _ if shift == Shift::Alpha => key_token(Shift::Alpha, k)
+                .and_then(|t| match t {
+                    [c @ LETTER_A..=THETA] => Some(10 + usize::from(c - LETTER_A)),
+                    _ => None,
+                })
+                .and_then(choose),
             Key::Up if n > 0 => {
                 self.shell = Shell::ProgramMenu {
                     sel: (sel + n - 1) % n,
@@ -1074,8 +1087,16 @@ pub fn read_list(ram: &[u8], n: u8) -> Option<Vec<Real>> {
     )
 }
 
-fn menu_number(i: usize) -> Vec<u8> {
-    vec![if i == 9 { b'0' } else { b'1' + i as u8 }]
+/// The label (a large-font code) of item `i` (0-based) of a menu: `1`–`9`, `0`, then `A`–`Z`
+/// and `θ`, as TI-82 menus continue past ten items (the STAT CALC menu's `A:ExpReg` and
+/// `B:PwrReg`; TI-82 manual, chapter 12). Past those 37 an item has no label and is reached
+/// by scrolling: the TI-82's behaviour there is undocumented (see docs/tibasic.md).
+pub fn menu_label(i: usize) -> Option<u8> {
+    const LABELS: &[u8; 36] = b"1234567890ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    LABELS
+        .get(i)
+        .copied()
+        .or_else(|| (i == LABELS.len()).then(|| font::code_for('θ').unwrap_or(b'?')))
 }
 
 fn digit_of(k: Key) -> Option<usize> {
@@ -1207,8 +1228,8 @@ fn draw_menu(title: &Value, items: &[Value], sel: usize, img: &mut [u8; SCREEN_B
     font::draw_large_with(img, 0, 0, &t[..t.len().min(16)], true);
     for (i, item) in items.iter().enumerate().take(7) {
         let row = (i + 1) * 8;
-        let num = menu_number(i);
-        font::draw_large_with(img, row, 0, &num, i == sel);
+        let num = menu_label(i).unwrap_or(b' ');
+        font::draw_large_with(img, row, 0, &[num], i == sel);
         font::draw_large(img, row, 6, b":");
         let (codes, _) = value_codes(item, None);
         font::draw_large(img, row, 12, &codes[..codes.len().min(14)]);
