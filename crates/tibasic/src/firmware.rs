@@ -29,6 +29,10 @@ pub const LCD_GAP: u64 = 64;
 /// Statements run between two checks of the keypad and the budget.
 const SLICE: u32 = 64;
 
+/// The latest time (T-states) a save state may hold (the machine's own bound, 2^60, about
+/// 6 500 years of emulated time), far enough from `u64::MAX` that no addition overflows.
+const TIME_LIMIT: u64 = 1 << 60;
+
 /// What the firmware is doing, beyond the interpreter's own state.
 #[derive(Clone, Debug, PartialEq)]
 enum Shell {
@@ -475,7 +479,7 @@ impl BasicFirmware {
                 }
             }
             Wait::Menu { items, .. } => {
-                let n = items.len();
+                let n = items.len().max(1);
                 let chosen = match k {
                     Key::Up => {
                         self.menu_sel = (self.menu_sel + n - 1) % n;
@@ -530,7 +534,11 @@ impl BasicFirmware {
         match (shift, k) {
             (_, Key::Enter) => {
                 let entry = std::mem::take(&mut self.entry);
-                let target = items[self.input_idx].1.clone();
+                let Some((_, target)) = items.get(self.input_idx).cloned() else {
+                    self.input_idx = 0;
+                    self.interp.finish_wait(None);
+                    return;
+                };
                 let lines = compile(&entry);
                 let value = match lines.first().map(|l| &l.stmt) {
                     Some(crate::ast::Stmt::Expr(e)) => {
@@ -980,7 +988,39 @@ impl BasicFirmware {
         f.indicator = r.u8()?;
         f.statements = r.u64()?;
         r.done()?;
+        f.validate()?;
         *self = f;
+        Ok(())
+    }
+
+    /// The invariants the runtime relies on, checked on a freshly loaded state before it
+    /// replaces the running one: indices inside what they index, times that cannot overflow.
+    fn validate(&self) -> Result<(), StateError> {
+        let corrupt = |what| Err(StateError::Corrupt(what));
+        match self.interp.status() {
+            Status::Waiting(Wait::Menu { items, .. }) if self.menu_sel >= items.len() => {
+                return corrupt("Menu( selection past its items");
+            }
+            Status::Waiting(Wait::Input(items)) if self.input_idx >= items.len() => {
+                return corrupt("Prompt item past its variables");
+            }
+            _ => {}
+        }
+        if self.menu_sel >= 7 || self.input_idx >= crate::interp::MAX_INPUT_ITEMS {
+            return corrupt("menu or prompt position");
+        }
+        if let Some((code, next)) = self.scanner.held {
+            if !(1..=56).contains(&code) || next > TIME_LIMIT {
+                return corrupt("held key");
+            }
+        }
+        // (`link_wake` is only compared: `u64::MAX` there means no link event is due.)
+        if self.next_scan > TIME_LIMIT || self.statements > TIME_LIMIT {
+            return corrupt("runtime clock");
+        }
+        if self.entry.len() > 1024 || self.last_entry.len() > 1024 {
+            return corrupt("entry line");
+        }
         Ok(())
     }
 }
@@ -1334,3 +1374,7 @@ fn wake_time(w: tilink::Wake, port: &ti82_machine::LinkPort, now: u64) -> u64 {
     };
     at.max(now + 1)
 }
+
+#[cfg(test)]
+#[path = "firmware_state_tests.rs"]
+mod state_tests;
