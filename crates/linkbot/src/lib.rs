@@ -749,7 +749,11 @@ mod tests {
             (0, mancala::MAX_EXPLAINED_MOVES as i64 + 1),
         ] {
             let target = l1_of(&p, moves);
-            assert_eq!(explain_turn(&pos, count, &target), None, "{count} -> {moves}");
+            assert_eq!(
+                explain_turn(&pos, count, &target),
+                None,
+                "{count} -> {moves}"
+            );
         }
         let real = l1_of(&p, 1);
         assert_eq!(explain_turn(&pos, 0, &real), Some(vec![1]));

@@ -140,7 +140,10 @@ mod tests {
         let slots = pos.board().slots().to_vec();
         for moves in [MAX_EXPLAINED_MOVES + 1, 10_000_000_000_000, usize::MAX] {
             let e = explain(&pos, &slots, Some(Player::One), moves, false, u64::MAX);
-            assert!(matches!(e, Explained::NotFound { nearest: None }), "{moves}");
+            assert!(
+                matches!(e, Explained::NotFound { nearest: None }),
+                "{moves}"
+            );
         }
     }
 
