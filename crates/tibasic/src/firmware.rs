@@ -1128,9 +1128,9 @@ pub fn read_list(ram: &[u8], n: u8) -> Option<Vec<Real>> {
 }
 
 /// The label (a large-font code) of item `i` (0-based) of a menu: `1`–`9`, `0`, then `A`–`Z`
-/// and `θ`, as TI-82 menus continue past ten items (the STAT CALC menu's `A:ExpReg` and
-/// `B:PwrReg`; TI-82 manual, chapter 12). Past those 37 an item has no label and is reached
-/// by scrolling: the TI-82's behaviour there is undocumented (see docs/tibasic.md).
+/// and `θ`, as TI-82 menus continue past ten items with letters (STAT CALC's "option B"; the
+/// source is in docs/tibasic.md). Past those 37 an item has no label and is reached by
+/// scrolling: the TI-82's behaviour there is undocumented (see docs/tibasic.md).
 pub fn menu_label(i: usize) -> Option<u8> {
     const LABELS: &[u8; 36] = b"1234567890ABCDEFGHIJKLMNOPQRSTUVWXYZ";
     LABELS

@@ -1,6 +1,7 @@
 //! The PRGM menu with as many programs as memory holds: TI-82 labels past ten items
-//! (`1`-`9`, `0`, then `A`-`Z` and `θ`, as the TI-82 STAT CALC menu's `A:ExpReg`, `B:PwrReg`;
-//! TI-82 manual, chapter 12), no label past those, and no overflow however many there are.
+//! (`1`-`9`, `0`, then `A`-`Z` and `θ`: TI-82 menus continue with letters past ten items, the
+//! STAT CALC menu's "option B", source in docs/tibasic.md), no label past those (undocumented,
+//! our decision), and no overflow however many programs there are.
 
 use ti82_machine::{Calc, Key};
 use tibasic::firmware::{install, menu_label, program_names, program_var, BasicFirmware};
