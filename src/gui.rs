@@ -288,7 +288,8 @@ pub fn run(setup: &Setup, m: &MachineArgs, ui: &UiArgs) -> Result<()> {
     let mut view = View::open("TI-82", machine, scale)?;
     view.window.set_target_fps(60);
     let mut pacer = Pacer::new(speed);
-    while view.window.is_open() {
+    let mut looped = Ok(());
+    while view.window.is_open() && !crate::shutdown::requested() {
         let mut go = true;
         for c in view.input(&setup.keymap) {
             go &= view.command(c, &mut pacer, speed);
@@ -302,12 +303,12 @@ pub fn run(setup: &Setup, m: &MachineArgs, ui: &UiArgs) -> Result<()> {
             view.say(format!("{e:#}"));
         }
         pacer.ran(budget, t0.elapsed());
-        view.draw(&setup.keymap, &mut pacer)?;
+        if let Err(e) = view.draw(&setup.keymap, &mut pacer) {
+            looped = Err(e);
+            break;
+        }
     }
-    for msg in view.machine.finish()? {
-        eprintln!("ti82: {msg}");
-    }
-    Ok(())
+    crate::shutdown::finish_anyway(looped, || view.machine.finish())
 }
 
 /// Two calculators in two windows joined by the machine crate's cable, run on this thread.
@@ -343,7 +344,8 @@ fn run_pair(setup: &Setup, m: &MachineArgs, scale: usize, speed: Speed) -> Resul
     va.window.set_target_fps(60);
     vb.window.set_target_fps(0);
     let mut pacer = Pacer::new(speed);
-    while va.window.is_open() && vb.window.is_open() {
+    let mut looped = Ok(());
+    while va.window.is_open() && vb.window.is_open() && !crate::shutdown::requested() {
         let mut go = true;
         for c in va.input(&setup.keymap) {
             go &= va.command(c, &mut pacer, speed);
@@ -360,13 +362,14 @@ fn run_pair(setup: &Setup, m: &MachineArgs, scale: usize, speed: Speed) -> Resul
             va.say(format!("{e:#}"));
         }
         pacer.ran(budget, t0.elapsed());
-        va.draw(&setup.keymap, &mut pacer)?;
-        vb.draw(&setup.keymap, &mut pacer)?;
-    }
-    for v in [va, vb] {
-        for msg in v.machine.finish()? {
-            eprintln!("ti82: {msg}");
+        if let Err(e) = va
+            .draw(&setup.keymap, &mut pacer)
+            .and_then(|()| vb.draw(&setup.keymap, &mut pacer))
+        {
+            looped = Err(e);
+            break;
         }
     }
-    Ok(())
+    let looped = crate::shutdown::finish_anyway(looped, || va.machine.finish());
+    crate::shutdown::finish_anyway(looped, || vb.machine.finish())
 }

@@ -20,6 +20,7 @@ pub mod render;
 pub mod romload;
 pub mod script;
 pub mod session;
+pub mod shutdown;
 pub mod skin;
 pub mod solve;
 pub mod tcp;

@@ -67,6 +67,8 @@ fn headless(args: &RunArgs) -> Result<()> {
 
 fn interactive(machine: &MachineArgs, ui: &UiArgs) -> Result<()> {
     let setup = Setup::new(machine, true)?;
+    // Signals stop the loop, which saves the calculator's state, instead of killing it.
+    ti82::shutdown::install()?;
     if ui.tui || !have_display() {
         if ui.pair {
             anyhow::bail!("--pair needs a display (two windows)");

@@ -85,6 +85,9 @@ impl std::error::Error for ScriptError {}
 pub const MAX_REPEAT: u64 = 10_000;
 /// Longest single `WAIT`, in emulated ms (one emulated hour).
 pub const MAX_WAIT_MS: u64 = 3_600_000;
+/// Most steps one script may expand to (every `NAME*n` counted): a script is data, and a long
+/// one must not reserve gigabytes.
+pub const MAX_STEPS: usize = 1_000_000;
 
 /// Splits a script into words with their 1-based line and column.
 fn words(src: &str) -> Vec<(usize, usize, &str)> {
@@ -157,6 +160,12 @@ pub fn parse(src: &str) -> Result<Vec<Step>, ScriptError> {
             }
             _ => {
                 let (button, n) = key_word(w.2).map_err(|m| err(&w, m))?;
+                if steps.len() as u64 + n > MAX_STEPS as u64 {
+                    return Err(err(
+                        &w,
+                        format!("the script is longer than the limit of {MAX_STEPS} steps"),
+                    ));
+                }
                 for _ in 0..n {
                     steps.push(Step::Tap(button));
                 }
@@ -232,6 +241,14 @@ pub fn expand(steps: &[Step], timing: Timing) -> Vec<Step> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_script_expanding_past_the_step_limit_is_refused() {
+        let long = "ENTER*10000 ".repeat(MAX_STEPS / 10_000 + 1);
+        let e = parse(&long).unwrap_err();
+        assert!(e.message.contains("limit"), "{e}");
+        assert_eq!(parse(&"ENTER*10000 ".repeat(3)).unwrap().len(), 30_000);
+    }
 
     #[test]
     fn words_and_columns() {

@@ -172,7 +172,7 @@ fn event_loop(
     let mut last_note: Option<(String, Instant)> =
         notes.last().map(|n| (n.clone(), Instant::now()));
     let mut prev: Vec<String> = Vec::new();
-    loop {
+    while !crate::shutdown::requested() {
         let deadline = Instant::now() + FRAME;
         while let Some(left) = deadline.checked_duration_since(Instant::now()) {
             if !event::poll(left).context("terminal input")? {
@@ -278,4 +278,6 @@ fn event_loop(
         out.flush().context("terminal")?;
         prev = lines;
     }
+    // A signal asked to stop: the caller saves the state.
+    Ok(())
 }

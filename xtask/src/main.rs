@@ -11,6 +11,7 @@ mod bench_machine;
 mod bench_solver;
 mod cpm;
 mod fuse;
+mod fuzz;
 mod programs;
 mod suite;
 
@@ -58,6 +59,27 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Fuzz every boundary where outside data enters (or one TARGET) for --time seconds
+    /// each, every target in its own process; findings are saved under xtask/fuzz/crashes.
+    Fuzz {
+        /// One target (default: all); `--list` names them.
+        target: Option<String>,
+        /// Seconds per target.
+        #[arg(long, default_value_t = 60)]
+        time: u64,
+        /// Seed of the deterministic mutation.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// List the targets and what each covers.
+        #[arg(long)]
+        list: bool,
+        /// Internal: run one target in this process.
+        #[arg(long, hide = true)]
+        child: bool,
+        /// Internal: write each input to this file before running it.
+        #[arg(long, hide = true)]
+        record: Option<PathBuf>,
+    },
     /// Tokenize programs/MANBOARD.txt and programs/MANCALA.txt into their .82p files.
     BuildPrograms {
         /// Only check that the committed .82p files match a fresh build; write nothing.
@@ -82,5 +104,24 @@ fn main() -> Result<()> {
         } => bench_solver::run(&boards, table_bits, max_nodes),
         Command::TestRoms { check } => asm::run(check),
         Command::BuildPrograms { check } => programs::run(check),
+        Command::Fuzz {
+            target,
+            time,
+            seed,
+            list,
+            child,
+            record,
+        } => {
+            if list {
+                for t in fuzz::targets() {
+                    println!("{:<14} {}", t.name, t.covers);
+                }
+                Ok(())
+            } else if child {
+                fuzz::child(target.as_deref().unwrap_or(""), time, seed, record)
+            } else {
+                fuzz::run(target.as_deref(), time, seed)
+            }
+        }
     }
 }

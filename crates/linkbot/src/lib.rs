@@ -244,10 +244,19 @@ pub fn starting_rocks(l: &[i64; L1_LEN]) -> Option<u8> {
         .then_some(r as u8)
 }
 
+/// The largest move count (`L1(16)`) the bot follows: far beyond any real game, far below
+/// where counting on from it could overflow.
+pub const MAX_MOVE_COUNT: i64 = 1 << 40;
+
 /// The houses of the turn of the player to move in `pos` (one move, or several through free
 /// turns) that turn `pos` (move count `count`) into the board list `target`, or `None`.
 fn explain_turn(pos: &Position, count: i64, target: &[i64; L1_LEN]) -> Option<Vec<u8>> {
-    let moves = usize::try_from(target[15] - count).ok()?;
+    // The count is the calculator's L1(16): any number a program stored there. Bounded before
+    // it sizes anything (`mancala::MAX_EXPLAINED_MOVES`), and checked so it cannot overflow.
+    let moves = usize::try_from(target[15].checked_sub(count)?).ok()?;
+    if moves > mancala::MAX_EXPLAINED_MOVES || target[15] > MAX_MOVE_COUNT {
+        return None;
+    }
     let slots = target[..14]
         .iter()
         .map(|&x| u8::try_from(x).ok())
@@ -721,6 +730,33 @@ mod tests {
         let mut bad = l1_of(&p, 1);
         bad[6] += 1;
         assert_eq!(explain_turn(&pos, 0, &bad), None);
+    }
+
+    #[test]
+    fn a_huge_or_negative_move_count_explains_nothing_and_allocates_nothing() {
+        // A program storing 1E13 (or anything) in L1(16): no allocation of that size, no
+        // overflow, no search; the bot reports an illegal board instead.
+        let pos = Position::new(Rules::ti82(4).unwrap());
+        let mut p = pos;
+        p.play(1).unwrap();
+        for (count, moves) in [
+            (0, 10_000_000_000_000),
+            (0, i64::MAX),
+            (-1, i64::MAX),
+            (i64::MIN, 5),
+            (5, i64::MIN),
+            (0, MAX_MOVE_COUNT + 1),
+            (0, mancala::MAX_EXPLAINED_MOVES as i64 + 1),
+        ] {
+            let target = l1_of(&p, moves);
+            assert_eq!(
+                explain_turn(&pos, count, &target),
+                None,
+                "{count} -> {moves}"
+            );
+        }
+        let real = l1_of(&p, 1);
+        assert_eq!(explain_turn(&pos, 0, &real), Some(vec![1]));
     }
 
     #[test]

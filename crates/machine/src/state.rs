@@ -298,7 +298,8 @@ pub(crate) fn read_hardware(r: &mut StateReader) -> Result<Hardware, StateError>
     l.opa1 = r.u8()? & 3;
     l.opa2 = r.u8()? & 3;
     l.busy_until = time(r)?;
-    l.busy_violations = r.u64()?;
+    // Counters grow by at most one per T-state: the time bound keeps `+= 1` from overflowing.
+    l.busy_violations = time(r)?;
 
     let down = r.bytes()?;
     if down.len() != 8 {
@@ -329,7 +330,7 @@ pub(crate) fn read_hardware(r: &mut StateReader) -> Result<Hardware, StateError>
     if !(1..=CLOCK_HZ).contains(&i.period) {
         return Err(StateError::Corrupt("timer period out of range"));
     }
-    i.timer_ticks = r.u64()?;
+    i.timer_ticks = time(r)?;
     i.update_line_at();
 
     hw.port0 = r.u8()?;
@@ -339,7 +340,7 @@ pub(crate) fn read_hardware(r: &mut StateReader) -> Result<Hardware, StateError>
     let exit = r.u8()?;
     hw.test_exit = has_exit.then_some(exit);
     hw.test_out = r.bytes()?.to_vec();
-    hw.unknown_port_accesses = r.u64()?;
+    hw.unknown_port_accesses = time(r)?;
     Ok(hw)
 }
 

@@ -114,6 +114,7 @@ fn garbage_payloads_never_panic() {
     // reject them without panicking.
     let payload = &good[20..good.len() - 8];
     let mut x: u32 = 12345;
+    let mut loaded = 0;
     for i in 0..300 {
         let mut p = payload.to_vec();
         x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
@@ -130,6 +131,59 @@ fn garbage_payloads_never_panic() {
         f.extend_from_slice(&p);
         let s = ti82_machine::state::fnv1a(&f);
         f.extend_from_slice(&s.to_le_bytes());
+        // Whatever loads must also run: keys, ON, the timer, the LCD, with the CPU, the
+        // interrupt controller and the counters as the state left them.
+        let mut fresh = calc("bench");
+        if fresh
+            .restore_bytes(std::path::Path::new("fuzz"), &f)
+            .is_ok()
+        {
+            loaded += 1;
+            scripted(&mut fresh, 6);
+        }
         let _ = c.restore_bytes(std::path::Path::new("fuzz"), &f);
+    }
+    assert!(loaded > 50, "only {loaded} of the mutated states loaded");
+}
+
+#[test]
+fn counters_near_their_limit_are_refused() {
+    // The LCD's busy-violation counter, the timer tick count and the unknown-port counter
+    // grow by one per event: a state holding u64::MAX in one would overflow on the next.
+    let c = calc("bench");
+    let good = c.state_bytes();
+    let payload = &good[20..good.len() - 8];
+    // Each counter is the last u64 of a run of fields; find them by writing markers.
+    let mut marked = calc("bench");
+    let hw = marked.hardware_mut();
+    hw.lcd.busy_violations = 0x0102_0304_0506_0708;
+    hw.irq.timer_ticks = 0x1112_1314_1516_1718;
+    hw.unknown_port_accesses = 0x2122_2324_2526_2728;
+    let m = marked.state_bytes();
+    let mp = &m[20..m.len() - 8];
+    assert_eq!(mp.len(), payload.len());
+    for marker in [
+        0x0102_0304_0506_0708u64,
+        0x1112_1314_1516_1718,
+        0x2122_2324_2526_2728,
+    ] {
+        let at = mp
+            .windows(8)
+            .position(|w| w == marker.to_le_bytes())
+            .expect("marker");
+        let mut p = mp.to_vec();
+        p[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+        let mut f = Vec::new();
+        f.extend_from_slice(b"TI82STAT");
+        f.extend_from_slice(&1u32.to_le_bytes());
+        f.extend_from_slice(&(p.len() as u64).to_le_bytes());
+        f.extend_from_slice(&p);
+        let s = ti82_machine::state::fnv1a(&f);
+        f.extend_from_slice(&s.to_le_bytes());
+        let mut victim = calc("bench");
+        let e = victim
+            .restore_bytes(std::path::Path::new("counter"), &f)
+            .unwrap_err();
+        assert!(matches!(e, StateError::Corrupt(_)), "{e}");
     }
 }

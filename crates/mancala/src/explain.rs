@@ -17,6 +17,12 @@ pub enum Explained {
     OutOfBudget,
 }
 
+/// The longest sequence [`explain`] searches. The move count comes from outside (a program's
+/// `L1(16)`, a peer's board): a bigger one is explained by nothing, before anything is
+/// allocated or searched (the search recurses once per move). One player's turn on a
+/// TI-82 board holds at most 96 rocks, so 255 moves is beyond any turn or short jump.
+pub const MAX_EXPLAINED_MOVES: usize = 255;
+
 /// Searches the legal sequences of exactly `moves` moves from `pos` for one that leaves the
 /// board `slots` (in `L1` order) with `next` to move (`None`: the game over). With `one_turn`,
 /// every move but the last must give a free turn: the moves of one player's turn. Stores never
@@ -33,7 +39,7 @@ pub fn explain(
     let Ok(target) = Board::from_slots(slots) else {
         return Explained::NotFound { nearest: None };
     };
-    if moves == 0 || target.houses() != pos.rules().houses() {
+    if moves == 0 || moves > MAX_EXPLAINED_MOVES || target.houses() != pos.rules().houses() {
         return Explained::NotFound { nearest: None };
     }
     let mut walk = Walk {
@@ -125,6 +131,19 @@ mod tests {
         match e {
             Explained::Found(m) => Some(m.iter().map(|o| o.house).collect()),
             _ => None,
+        }
+    }
+
+    #[test]
+    fn a_move_count_past_the_bound_is_refused_before_any_allocation() {
+        let pos = Position::new(Rules::ti82(4).unwrap());
+        let slots = pos.board().slots().to_vec();
+        for moves in [MAX_EXPLAINED_MOVES + 1, 10_000_000_000_000, usize::MAX] {
+            let e = explain(&pos, &slots, Some(Player::One), moves, false, u64::MAX);
+            assert!(
+                matches!(e, Explained::NotFound { nearest: None }),
+                "{moves}"
+            );
         }
     }
 

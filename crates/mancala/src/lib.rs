@@ -46,7 +46,7 @@ mod solver;
 pub use board::{Board, BoardError, Player, MAX_SLOTS};
 pub use endgame::{EndgameTable, Lookup};
 pub use engine::{Choice, Engine, EngineOptions, Level, DEFAULT_ENDGAME_BYTES};
-pub use explain::{explain, Explained};
+pub use explain::{explain, Explained, MAX_EXPLAINED_MOVES};
 pub use game::{predict, CaptureEvent, GameEnd, GameError, GameResult, MoveOutcome, Position};
 pub use rng::XorShift;
 pub use rules::{

@@ -100,6 +100,9 @@ pub enum Stmt {
     Empty,
     /// The statement does not parse: executing it is `ERR:SYNTAX`.
     SyntaxError,
+    /// The statement nests deeper or holds more operators than the parser's limits
+    /// (`parse::MAX_NESTING`, `parse::MAX_OPERATORS`): executing it is `ERR:MEMORY`.
+    TooDeep,
 }
 
 /// One statement and where it starts in the program's token bytes.

@@ -29,6 +29,10 @@ pub const LCD_GAP: u64 = 64;
 /// Statements run between two checks of the keypad and the budget.
 const SLICE: u32 = 64;
 
+/// The latest time (T-states) a save state may hold (the machine's own bound, 2^60, about
+/// 6 500 years of emulated time), far enough from `u64::MAX` that no addition overflows.
+const TIME_LIMIT: u64 = 1 << 60;
+
 /// What the firmware is doing, beyond the interpreter's own state.
 #[derive(Clone, Debug, PartialEq)]
 enum Shell {
@@ -244,10 +248,10 @@ impl BasicFirmware {
         let top = sel.saturating_sub(6);
         for (i, name) in names.iter().enumerate().skip(top).take(7) {
             let row = (i - top + 1) * 8;
-            let mut label = menu_number(i);
-            label.push(b':');
-            font::draw_large_with(img, row, 0, &label[..1], i == sel);
-            font::draw_large(img, row, 6, &label[1..]);
+            // Past `θ` an item has no label: a blank cell (inverse when selected).
+            let label = menu_label(i).unwrap_or(b' ');
+            font::draw_large_with(img, row, 0, &[label], i == sel);
+            font::draw_large(img, row, 6, b":");
             font::draw_large(img, row, 12, &crate::os::string_codes(name));
         }
     }
@@ -394,8 +398,21 @@ impl BasicFirmware {
     fn key_program_menu(&mut self, hw: &mut Hardware, k: Key, sel: usize) {
         let names = program_names(hw.mem.ram());
         let n = names.len();
+        let sel = sel.min(n.saturating_sub(1));
         let choose = |i: usize| names.get(i).cloned();
+        let shift = std::mem::take(&mut self.shift);
         let pick = match k {
+            Key::Alpha if shift == Shift::None => {
+                self.shift = Shift::Alpha;
+                None
+            }
+            // ALPHA and a letter picks the item labelled with it (`A:` is the 11th).
+            _ if shift == Shift::Alpha => key_token(Shift::Alpha, k)
+                .and_then(|t| match t {
+                    [c @ LETTER_A..=THETA] => Some(10 + usize::from(c - LETTER_A)),
+                    _ => None,
+                })
+                .and_then(choose),
             Key::Up if n > 0 => {
                 self.shell = Shell::ProgramMenu {
                     sel: (sel + n - 1) % n,
@@ -462,7 +479,7 @@ impl BasicFirmware {
                 }
             }
             Wait::Menu { items, .. } => {
-                let n = items.len();
+                let n = items.len().max(1);
                 let chosen = match k {
                     Key::Up => {
                         self.menu_sel = (self.menu_sel + n - 1) % n;
@@ -517,7 +534,11 @@ impl BasicFirmware {
         match (shift, k) {
             (_, Key::Enter) => {
                 let entry = std::mem::take(&mut self.entry);
-                let target = items[self.input_idx].1.clone();
+                let Some((_, target)) = items.get(self.input_idx).cloned() else {
+                    self.input_idx = 0;
+                    self.interp.finish_wait(None);
+                    return;
+                };
                 let lines = compile(&entry);
                 let value = match lines.first().map(|l| &l.stmt) {
                     Some(crate::ast::Stmt::Expr(e)) => {
@@ -967,7 +988,39 @@ impl BasicFirmware {
         f.indicator = r.u8()?;
         f.statements = r.u64()?;
         r.done()?;
+        f.validate()?;
         *self = f;
+        Ok(())
+    }
+
+    /// The invariants the runtime relies on, checked on a freshly loaded state before it
+    /// replaces the running one: indices inside what they index, times that cannot overflow.
+    fn validate(&self) -> Result<(), StateError> {
+        let corrupt = |what| Err(StateError::Corrupt(what));
+        match self.interp.status() {
+            Status::Waiting(Wait::Menu { items, .. }) if self.menu_sel >= items.len() => {
+                return corrupt("Menu( selection past its items");
+            }
+            Status::Waiting(Wait::Input(items)) if self.input_idx >= items.len() => {
+                return corrupt("Prompt item past its variables");
+            }
+            _ => {}
+        }
+        if self.menu_sel >= 7 || self.input_idx >= crate::interp::MAX_INPUT_ITEMS {
+            return corrupt("menu or prompt position");
+        }
+        if let Some((code, next)) = self.scanner.held {
+            if !(1..=56).contains(&code) || next > TIME_LIMIT {
+                return corrupt("held key");
+            }
+        }
+        // (`link_wake` is only compared: `u64::MAX` there means no link event is due.)
+        if self.next_scan > TIME_LIMIT || self.statements > TIME_LIMIT {
+            return corrupt("runtime clock");
+        }
+        if self.entry.len() > 1024 || self.last_entry.len() > 1024 {
+            return corrupt("entry line");
+        }
         Ok(())
     }
 }
@@ -1074,8 +1127,16 @@ pub fn read_list(ram: &[u8], n: u8) -> Option<Vec<Real>> {
     )
 }
 
-fn menu_number(i: usize) -> Vec<u8> {
-    vec![if i == 9 { b'0' } else { b'1' + i as u8 }]
+/// The label (a large-font code) of item `i` (0-based) of a menu: `1`–`9`, `0`, then `A`–`Z`
+/// and `θ`, as TI-82 menus continue past ten items with letters (STAT CALC's "option B"; the
+/// source is in docs/tibasic.md). Past those 37 an item has no label and is reached by
+/// scrolling: the TI-82's behaviour there is undocumented (see docs/tibasic.md).
+pub fn menu_label(i: usize) -> Option<u8> {
+    const LABELS: &[u8; 36] = b"1234567890ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    LABELS
+        .get(i)
+        .copied()
+        .or_else(|| (i == LABELS.len()).then(|| font::code_for('θ').unwrap_or(b'?')))
 }
 
 fn digit_of(k: Key) -> Option<usize> {
@@ -1207,8 +1268,8 @@ fn draw_menu(title: &Value, items: &[Value], sel: usize, img: &mut [u8; SCREEN_B
     font::draw_large_with(img, 0, 0, &t[..t.len().min(16)], true);
     for (i, item) in items.iter().enumerate().take(7) {
         let row = (i + 1) * 8;
-        let num = menu_number(i);
-        font::draw_large_with(img, row, 0, &num, i == sel);
+        let num = menu_label(i).unwrap_or(b' ');
+        font::draw_large_with(img, row, 0, &[num], i == sel);
         font::draw_large(img, row, 6, b":");
         let (codes, _) = value_codes(item, None);
         font::draw_large(img, row, 12, &codes[..codes.len().min(14)]);
@@ -1313,3 +1374,7 @@ fn wake_time(w: tilink::Wake, port: &ti82_machine::LinkPort, now: u64) -> u64 {
     };
     at.max(now + 1)
 }
+
+#[cfg(test)]
+#[path = "firmware_state_tests.rs"]
+mod state_tests;

@@ -13,13 +13,17 @@ use crate::ast::{Expr, Label, Line, Stmt, Target};
 use crate::eval::{eval, int_arg, math, Env};
 use crate::parse::compile;
 use crate::real::Real;
-use crate::token::{CLR_LIST, FILL, SORT_A, SORT_D};
+use crate::token::{CLR_LIST, FILL, LETTER_A, SORT_A, SORT_D, THETA};
 use crate::value::{ErrorKind, Value};
 
 /// Open blocks allowed before ERR:MEMORY (the OS's operator stack would be full long before).
 pub const MAX_BLOCKS: usize = 200;
 /// Nested `prgm` calls allowed before ERR:MEMORY.
 pub const MAX_CALLS: usize = 30;
+
+/// Most variables one `Prompt` can ask for (a bound for save states; the statement itself is
+/// limited by the program's length).
+pub const MAX_INPUT_ITEMS: usize = 64;
 
 /// What the calculator must provide to run statements, beyond expression evaluation.
 pub trait Sys: Env {
@@ -258,6 +262,7 @@ impl Interp {
         match stmt {
             Stmt::Empty | Stmt::Lbl(_) => self.advance(),
             Stmt::SyntaxError => return Err(ErrorKind::Syntax),
+            Stmt::TooDeep => return Err(ErrorKind::Memory),
             Stmt::Expr(e) => {
                 let v = eval(sys, e)?;
                 if !matches!(v, Value::Str(_)) {
@@ -447,6 +452,9 @@ impl Interp {
                 }
             },
             Stmt::Prompt(targets) => {
+                if targets.len() > MAX_INPUT_ITEMS {
+                    return Err(ErrorKind::Memory);
+                }
                 let items = targets
                     .iter()
                     .map(|t| (Some(Value::Str(prompt_text(t))), t.clone()))
@@ -793,6 +801,16 @@ fn put_target(w: &mut StateWriter, t: &Target) {
 fn get_target(r: &mut StateReader) -> Result<Target, StateError> {
     let tag = r.u8()?;
     let k = r.u8()?;
+    // The same ranges the parser accepts: a real variable, L1-L6, [A]-[E].
+    let ok = match tag {
+        0 => (LETTER_A..=THETA).contains(&k),
+        1..=3 => k <= 5,
+        4..=6 => k <= 4,
+        _ => true,
+    };
+    if !ok {
+        return Err(StateError::Corrupt("variable of a pending store"));
+    }
     Ok(match tag {
         0 => Target::Var(k),
         1 => Target::List(k),
@@ -853,7 +871,10 @@ fn get_wait(r: &mut StateReader) -> Result<Wait, StateError> {
         0 => Wait::Pause,
         1 => {
             let title = get_value(r)?;
-            let n = (r.u32()? as usize).min(7);
+            let n = r.u32()? as usize;
+            if !(1..=7).contains(&n) {
+                return Err(StateError::Corrupt("Menu( item count"));
+            }
             let mut items = Vec::with_capacity(n);
             let mut labels = Vec::with_capacity(n);
             for _ in 0..n {
@@ -867,7 +888,10 @@ fn get_wait(r: &mut StateReader) -> Result<Wait, StateError> {
             }
         }
         2 => {
-            let n = (r.u32()? as usize).min(64);
+            let n = r.u32()? as usize;
+            if !(1..=MAX_INPUT_ITEMS).contains(&n) {
+                return Err(StateError::Corrupt("Input/Prompt item count"));
+            }
             let mut items = Vec::with_capacity(n);
             for _ in 0..n {
                 let p = if r.bool()? { Some(get_value(r)?) } else { None };
@@ -963,7 +987,10 @@ impl Interp {
                     0 => Block::Then,
                     1 => Block::For {
                         line: line_ok(r.u32()?)?,
-                        var: r.u8()?,
+                        var: match r.u8()? {
+                            v @ LETTER_A..=THETA => v,
+                            _ => return Err(StateError::Corrupt("For( variable")),
+                        },
                         end: get_real(r)?,
                         step: get_real(r)?,
                     },
@@ -996,6 +1023,9 @@ impl Interp {
             }
             _ => return Err(StateError::Corrupt("status tag")),
         };
+        if matches!(status, Status::Running | Status::Waiting(_)) && frames.is_empty() {
+            return Err(StateError::Corrupt("a running program without a frame"));
+        }
         Ok(Interp {
             frames,
             status: Some(status),

@@ -229,16 +229,48 @@ impl<'a> Os<'a> {
             .map_err(vat_err)
     }
 
+    /// A real at a fixed system address (window variables, seeds).
     fn read_real_at(&self, addr: u16) -> Real {
         let i = screen::off(addr);
-        let mut b = [0u8; 9];
-        b.copy_from_slice(&self.ram()[i..i + 9]);
-        Real::from_bcd(b).unwrap_or(Real::ZERO)
+        match self.ram().get(i..i + 9) {
+            Some(s) => Real::from_bcd(s.try_into().unwrap_or([0; 9])).unwrap_or(Real::ZERO),
+            None => Real::ZERO,
+        }
     }
 
     fn write_real_at(&mut self, addr: u16, r: Real) {
         let i = screen::off(addr);
+        if let Some(s) = self.ram_mut().get_mut(i..i + 9) {
+            s.copy_from_slice(&r.to_bcd());
+        }
+    }
+
+    /// Where the 9-byte real at `addr` of a variable's data lies in RAM. The address comes
+    /// from the VAT, which a program, a transfer or a save state may have left pointing
+    /// anywhere: one that runs past FFFFh (or below RAM) is `ERR:MEMORY`, never a wrap.
+    fn data_slot(&self, addr: u32) -> Result<usize, ErrorKind> {
+        let base = u32::from(screen::RAM_BASE);
+        if addr < base || addr + 9 > 0x1_0000 {
+            return Err(ErrorKind::Memory);
+        }
+        let i = (addr - base) as usize;
+        if i + 9 > self.ram().len() {
+            return Err(ErrorKind::Memory);
+        }
+        Ok(i)
+    }
+
+    fn var_real(&self, addr: u32) -> Result<Real, ErrorKind> {
+        let i = self.data_slot(addr)?;
+        let mut b = [0u8; 9];
+        b.copy_from_slice(&self.ram()[i..i + 9]);
+        Ok(Real::from_bcd(b).unwrap_or(Real::ZERO))
+    }
+
+    fn set_var_real(&mut self, addr: u32, r: Real) -> Result<(), ErrorKind> {
+        let i = self.data_slot(addr)?;
         self.ram_mut()[i..i + 9].copy_from_slice(&r.to_bcd());
+        Ok(())
     }
 
     fn list_name(k: u8) -> VarName {
@@ -441,7 +473,7 @@ impl Env for Os<'_> {
         let name = VarName::from_bytes(&[var]);
         // A real that was never stored reads as 0, as on the calculator.
         match self.find(VarType::Real, &name)? {
-            Some(e) => Ok(self.read_real_at(e.data_addr)),
+            Some(e) => self.var_real(u32::from(e.data_addr)),
             None => Ok(Real::ZERO),
         }
     }
@@ -451,8 +483,7 @@ impl Env for Os<'_> {
         match self.find(VarType::Real, &name)? {
             Some(e) => {
                 self.charge_t(UNIT_T);
-                self.write_real_at(e.data_addr, v);
-                Ok(())
+                self.set_var_real(u32::from(e.data_addr), v)
             }
             None => self.store_var(name, VarData::Real(tf(v))),
         }
@@ -480,7 +511,7 @@ impl Env for Os<'_> {
 
     fn list(&mut self, k: u8) -> Result<Vec<Real>, ErrorKind> {
         self.charge_t(UNIT_T);
-        match vat::read_list(self.ram(), k + 1).map_err(vat_err)? {
+        match vat::read_list(self.ram(), k.saturating_add(1)).map_err(vat_err)? {
             Some(l) => Ok(l.into_iter().map(real_of).collect()),
             None => Err(ErrorKind::Undefined),
         }
@@ -494,7 +525,7 @@ impl Env for Os<'_> {
         if i == 0 || i > n {
             return Err(ErrorKind::InvalidDim);
         }
-        Ok(self.read_real_at(e.data_addr + 2 + 9 * (i as u16 - 1)))
+        self.var_real(u32::from(e.data_addr) + 2 + 9 * (i as u32 - 1))
     }
 
     fn matrix(&mut self, k: u8) -> Result<Matrix, ErrorKind> {
@@ -576,8 +607,7 @@ impl Sys for Os<'_> {
                 match entry {
                     Some(e) if i <= n => {
                         self.charge_t(UNIT_T);
-                        self.write_real_at(e.data_addr + 2 + 9 * (i as u16 - 1), x);
-                        Ok(())
+                        self.set_var_real(u32::from(e.data_addr) + 2 + 9 * (i as u32 - 1), x)
                     }
                     // One past the end extends the list (spec §6.3).
                     _ if i == n + 1 => {
@@ -658,7 +688,7 @@ impl Sys for Os<'_> {
             }
         }
         if let (VarData::Real(f), Some(e)) = (&data, self.find(VarType::Real, &name)?) {
-            let i = screen::off(e.data_addr);
+            let i = self.data_slot(u32::from(e.data_addr))?;
             self.ram_mut()[i..i + 9].copy_from_slice(&f.to_bytes());
             return Ok(());
         }

@@ -50,8 +50,15 @@ fn parse_line(program: &[u8], start: usize, end: usize) -> Line {
     let mut p = Parser {
         t: &program[start..end],
         pos: 0,
+        nesting: 0,
+        operators: 0,
+        too_deep: false,
     };
-    let stmt = p.statement().unwrap_or(Stmt::SyntaxError);
+    let stmt = match p.statement() {
+        Ok(s) => s,
+        Err(Syntax) if p.too_deep => Stmt::TooDeep,
+        Err(Syntax) => Stmt::SyntaxError,
+    };
     Line {
         offset: start as u32,
         stmt,
@@ -66,7 +73,24 @@ type PResult<T> = Result<T, Syntax>;
 struct Parser<'a> {
     t: &'a [u8],
     pos: usize,
+    /// Open parentheses, functions and prefix operators around the current position.
+    nesting: u32,
+    /// Operator nodes built for this statement (each can add one level to the tree).
+    operators: u32,
+    /// A limit below was passed: the statement becomes [`Stmt::TooDeep`] (`ERR:MEMORY`).
+    too_deep: bool,
 }
+
+/// How deeply parentheses, lists, function calls and prefix operators may nest in one
+/// statement. The TI-82 keeps pending operators and operands on stacks in free RAM (spec
+/// §7.1) and gives `ERR:MEMORY` when they run out; its exact limit depends on free memory and
+/// is unknown, so this runtime uses a fixed one far above what real programs need.
+pub const MAX_NESTING: u32 = 64;
+
+/// How many operators one statement may hold. Every operator can add a level to the compiled
+/// tree, which is evaluated and dropped recursively; this bounds that depth (with
+/// [`MAX_NESTING`]) so no program can overflow the host's stack.
+pub const MAX_OPERATORS: u32 = 400;
 
 /// Binary operators by EOS level, lowest priority first (spec §6.4): `or`/`xor`, `and`,
 /// relations, `+ -`, `* /`, `nPr nCr`.
@@ -99,6 +123,30 @@ fn is_label_char(b: u8) -> bool {
 }
 
 impl<'a> Parser<'a> {
+    /// One level deeper: fails past [`MAX_NESTING`]. Pair with [`Parser::leave`].
+    fn enter(&mut self) -> PResult<()> {
+        self.nesting += 1;
+        if self.nesting > MAX_NESTING {
+            self.too_deep = true;
+            return Err(Syntax);
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.nesting -= 1;
+    }
+
+    /// One more operator node: fails past [`MAX_OPERATORS`].
+    fn operator(&mut self) -> PResult<()> {
+        self.operators += 1;
+        if self.operators > MAX_OPERATORS {
+            self.too_deep = true;
+            return Err(Syntax);
+        }
+        Ok(())
+    }
+
     fn peek(&self) -> Option<u8> {
         self.t.get(self.pos).copied()
     }
@@ -421,7 +469,10 @@ impl<'a> Parser<'a> {
     // ------------------------------------------------------------------ expressions
 
     fn expr(&mut self) -> PResult<Expr> {
-        self.binary_level(0)
+        self.enter()?;
+        let e = self.binary_level(0);
+        self.leave();
+        e
     }
 
     /// The left-to-right binary operator levels (EOS levels 6 to 11), operands from the next
@@ -437,6 +488,7 @@ impl<'a> Parser<'a> {
         let mut l = operand(self)?;
         while let Some(op) = self.peek().filter(|b| BINARY_LEVELS[level].contains(b)) {
             self.bump();
+            self.operator()?;
             let r = operand(self)?;
             l = Expr::Binary(op, Box::new(l), Box::new(r));
         }
@@ -449,6 +501,7 @@ impl<'a> Parser<'a> {
         let mut l = self.prefix()?;
         while let Some(b) = self.peek() {
             if is_prefix_function(b) || is_call_function(b) {
+                self.operator()?;
                 let r = self.prefix()?;
                 l = Expr::Binary(TIMES, Box::new(l), Box::new(r));
             } else {
@@ -463,8 +516,11 @@ impl<'a> Parser<'a> {
         match self.peek() {
             Some(b) if is_prefix_function(b) => {
                 self.bump();
-                let arg = self.prefix()?;
-                Ok(Expr::Prefix(b, Box::new(arg)))
+                self.operator()?;
+                self.enter()?;
+                let arg = self.prefix();
+                self.leave();
+                Ok(Expr::Prefix(b, Box::new(arg?)))
             }
             _ => self.implied_high(),
         }
@@ -497,6 +553,7 @@ impl<'a> Parser<'a> {
         let mut l = self.power()?;
         while let Some(b) = self.peek() {
             if self.starts_value(b) {
+                self.operator()?;
                 let r = self.power()?;
                 l = Expr::Binary(TIMES, Box::new(l), Box::new(r));
             } else {
@@ -511,6 +568,7 @@ impl<'a> Parser<'a> {
         let mut l = self.postfix()?;
         while let Some(op @ (POWER | XROOT)) = self.peek() {
             self.bump();
+            self.operator()?;
             let r = self.power_operand()?;
             l = Expr::Binary(op, Box::new(l), Box::new(r));
         }
@@ -519,7 +577,11 @@ impl<'a> Parser<'a> {
 
     fn power_operand(&mut self) -> PResult<Expr> {
         if self.eat(NEGATE) {
-            Ok(Expr::Prefix(NEGATE, Box::new(self.power_operand()?)))
+            self.operator()?;
+            self.enter()?;
+            let arg = self.power_operand();
+            self.leave();
+            Ok(Expr::Prefix(NEGATE, Box::new(arg?)))
         } else {
             self.postfix()
         }
@@ -533,6 +595,7 @@ impl<'a> Parser<'a> {
         ) = self.peek()
         {
             self.bump();
+            self.operator()?;
             e = Expr::Postfix(op, Box::new(e));
         }
         Ok(e)

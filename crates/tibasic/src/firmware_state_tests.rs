@@ -1,0 +1,145 @@
+//! Save states of the built-in runtime that break an invariant: each is refused by `load`
+//! before anything changes (the calculator keeps running what it ran), instead of panicking
+//! later (`% 0`, an index past its items, a time that overflows).
+
+use std::path::Path;
+
+use ti82_machine::state::{StateError, StateWriter};
+use ti82_machine::{Calc, Key};
+
+use super::*;
+
+const MS: u64 = 6_000;
+
+fn calc_running(src: &str) -> Calc {
+    let mut calc = Calc::new(BasicFirmware::new());
+    let tokens = tifiles::tokens::tokenize_source(src).expect("source");
+    install(calc.ram_mut(), &[program_var("T", tokens).expect("name")]).expect("fits");
+    calc.run_for(50 * MS);
+    start_program(&mut calc, "T").expect("installed");
+    calc.run_for(300 * MS);
+    calc
+}
+
+fn fw_mut(calc: &mut Calc) -> &mut BasicFirmware {
+    calc.firmware_mut()
+        .as_any_mut()
+        .downcast_mut::<BasicFirmware>()
+        .expect("runtime")
+}
+
+/// Breaks the firmware of a copy of `calc` with `poke`, saves it, and loads that state into a
+/// calculator running something else: the load must fail with `Corrupt` and change nothing.
+fn refused(calc: &Calc, what: &str, poke: impl FnOnce(&mut BasicFirmware)) {
+    let mut broken = calc.clone_state_for_test();
+    poke(fw_mut(&mut broken));
+    let bytes = broken.state_bytes();
+    let mut victim = calc_running("Disp 1\nPause");
+    let before = victim.state_bytes();
+    let e = victim
+        .restore_bytes(Path::new("bad.state"), &bytes)
+        .expect_err(what);
+    assert!(matches!(e, StateError::Corrupt(_)), "{what}: {e}");
+    assert_eq!(victim.state_bytes(), before, "{what}: half restored");
+    // And it still runs.
+    victim.press(Key::Enter);
+    victim.run_for(200 * MS);
+}
+
+trait CloneForTest {
+    fn clone_state_for_test(&self) -> Calc;
+}
+
+impl CloneForTest for Calc {
+    fn clone_state_for_test(&self) -> Calc {
+        let mut c = Calc::new(BasicFirmware::new());
+        c.restore_bytes(Path::new("copy.state"), &self.state_bytes())
+            .expect("a good state loads");
+        c
+    }
+}
+
+#[test]
+fn prompt_position_past_its_variables_is_refused() {
+    let calc = calc_running("Prompt A,B");
+    assert!(matches!(
+        fw_of(&calc).interp.status(),
+        Status::Waiting(Wait::Input(_))
+    ));
+    refused(&calc, "input_idx 2 of 2", |f| f.input_idx = 2);
+    refused(&calc, "input_idx huge", |f| f.input_idx = u32::MAX as usize);
+}
+
+#[test]
+fn menu_selection_past_its_items_is_refused() {
+    let calc = calc_running("Menu(\"M\",\"A\",A,\"B\",B\nLbl A\nLbl B");
+    assert!(matches!(
+        fw_of(&calc).interp.status(),
+        Status::Waiting(Wait::Menu { .. })
+    ));
+    refused(&calc, "menu_sel 2 of 2", |f| f.menu_sel = 2);
+}
+
+#[test]
+fn times_and_keys_that_would_overflow_are_refused() {
+    let calc = calc_running("Pause");
+    refused(&calc, "next_scan", |f| f.next_scan = u64::MAX);
+    refused(&calc, "statements", |f| f.statements = u64::MAX);
+    refused(&calc, "held key code", |f| f.scanner.held = Some((200, 0)));
+    refused(&calc, "held key time", |f| {
+        f.scanner.held = Some((1, u64::MAX))
+    });
+}
+
+fn fw_of(calc: &Calc) -> &BasicFirmware {
+    calc.firmware()
+        .as_any()
+        .downcast_ref::<BasicFirmware>()
+        .expect("runtime")
+}
+
+/// The interpreter's part, written by hand: a `Menu(` wait with no items (the firmware would
+/// take a selection `% 0`), a `Prompt` with none, a store to list 200.
+#[test]
+fn interpreter_states_with_impossible_waits_are_refused() {
+    let frame = |w: &mut StateWriter| {
+        w.u32(1);
+        w.bytes(b"T");
+        w.bytes(&[PAUSE]);
+        w.u32(0);
+        w.u32(0);
+    };
+    let mut menu = StateWriter::default();
+    frame(&mut menu);
+    menu.u8(2); // waiting
+    menu.u8(1); // Menu(
+    menu.u8(3); // title: a string
+    menu.bytes(b"M");
+    menu.u32(0); // no items
+    let mut prompt = StateWriter::default();
+    frame(&mut prompt);
+    prompt.u8(2);
+    prompt.u8(2); // Input/Prompt
+    prompt.u32(0);
+    let mut list = StateWriter::default();
+    frame(&mut list);
+    list.u8(2);
+    list.u8(4); // Get(
+    list.u8(1); // a list...
+    list.u8(200); // ...number 201
+    let mut orphan = StateWriter::default();
+    orphan.u32(0); // no frame...
+    orphan.u8(1); // ...but running
+    for (what, w) in [
+        ("menu", menu),
+        ("prompt", prompt),
+        ("list", list),
+        ("orphan", orphan),
+    ] {
+        let mut r = ti82_machine::state::StateReader::new(&w.0);
+        assert!(
+            matches!(Interp::load(&mut r), Err(StateError::Corrupt(_))),
+            "{what}"
+        );
+    }
+}
