@@ -4,6 +4,7 @@ pub mod ast;
 pub mod eval;
 pub mod firmware;
 pub mod font;
+pub mod glass;
 pub mod interp;
 pub mod keys;
 pub mod os;
