@@ -3,12 +3,13 @@
 //! come from the keypad scanner's latch, and every operation charges emulated time.
 
 use ti82_machine::Hardware;
-use tifiles::float::{FloatStyle, TiFloat};
+use tifiles::float::TiFloat;
 use tifiles::tokens::{detokenize, Spelling};
 use tifiles::var::{VarData, VarName, VarType, Variable};
 use tifiles::vat;
 
 use crate::ast::Target;
+use crate::display::{self, Notation, NumFormat};
 use crate::eval::{int_arg, Env};
 use crate::font;
 use crate::interp::{Step, Sys};
@@ -61,6 +62,18 @@ pub struct Modes {
     pub labels: bool,
     /// `Fix n` (None = Float).
     pub fix: Option<u8>,
+    /// Normal, Sci or Eng.
+    pub notation: Notation,
+}
+
+impl Modes {
+    /// How numbers are written in these modes.
+    pub fn format(&self) -> NumFormat {
+        NumFormat {
+            notation: self.notation,
+            fix: self.fix,
+        }
+    }
 }
 
 impl Default for Modes {
@@ -71,6 +84,7 @@ impl Default for Modes {
             grid: false,
             labels: false,
             fix: None,
+            notation: Notation::Normal,
         }
     }
 }
@@ -109,12 +123,8 @@ fn real_of(f: TiFloat) -> Real {
 }
 
 /// A number as the calculator shows it, in display character codes.
-pub fn number_codes(r: Real, fix: Option<u8>) -> Vec<u8> {
-    let r = match fix {
-        Some(d) => r.round(d),
-        None => r,
-    };
-    let text = tf(r).format(FloatStyle::CALC);
+pub fn number_codes(r: Real, f: NumFormat) -> Vec<u8> {
+    let text = display::real_text(r, f);
     font::encode(&text).unwrap_or_else(|_| text.bytes().collect())
 }
 
@@ -125,35 +135,40 @@ pub fn string_codes(tokens: &[u8]) -> Vec<u8> {
 }
 
 /// A value as one line of display characters, and whether it is right-aligned.
-pub fn value_codes(v: &Value, fix: Option<u8>) -> (Vec<u8>, bool) {
+pub fn value_codes(v: &Value, f: NumFormat) -> (Vec<u8>, bool) {
     match v {
         Value::Str(s) => (string_codes(s), false),
-        Value::Real(r) => (number_codes(*r, fix), true),
+        Value::Real(r) => (number_codes(*r, f), true),
         Value::List(l) => {
             let mut out = vec![b'{'];
             for (i, x) in l.iter().enumerate() {
                 if i > 0 {
                     out.push(b' ');
                 }
-                out.extend(number_codes(*x, fix));
+                out.extend(number_codes(*x, f));
             }
             out.push(b'}');
             (out, true)
         }
         Value::Matrix(m) => {
-            let mut out = vec![font::code_for('[').unwrap_or(b'[')];
-            for r in 0..m.rows.min(1) {
-                out.push(font::code_for('[').unwrap_or(b'['));
-                for c in 0..m.cols {
-                    if c > 0 {
-                        out.push(b' ');
-                    }
-                    out.extend(number_codes(m.data[r * m.cols + c], fix));
-                }
-                out.push(b']');
-            }
-            (out, false)
+            let first = display::matrix_lines(m.rows, m.cols, &m.data, f)
+                .into_iter()
+                .next()
+                .unwrap_or_default();
+            (font::encode(&first).unwrap_or_default(), false)
         }
+    }
+}
+
+/// A value as the lines `Disp` writes: one for a real, a list or a text, one per row for a
+/// matrix (each line with whether it is right-aligned).
+pub fn value_lines(v: &Value, f: NumFormat) -> Vec<(Vec<u8>, bool)> {
+    match v {
+        Value::Matrix(m) => display::matrix_lines(m.rows, m.cols, &m.data, f)
+            .into_iter()
+            .map(|l| (font::encode(&l).unwrap_or_default(), false))
+            .collect(),
+        other => vec![value_codes(other, f)],
     }
 }
 
@@ -410,7 +425,8 @@ impl<'a> Os<'a> {
             row = screen::ROWS - 1;
             self.st.scroll_pending = false;
         }
-        let line = screen::fit_line(codes, right);
+        // Anything longer than a line is cut and ends in `…` (spec §8.6).
+        let line = screen::fit_line(codes, true);
         screen::clear_row(ram, row);
         let col = if right { screen::COLS - line.len() } else { 0 };
         screen::write_at(ram, row, col, &line);
@@ -432,7 +448,7 @@ impl<'a> Os<'a> {
     }
 
     fn text_codes(&self, v: &Value) -> Vec<u8> {
-        value_codes(v, self.st.modes.fix).0
+        value_codes(v, self.st.modes.format()).0
     }
 }
 
@@ -685,8 +701,9 @@ impl Sys for Os<'_> {
     }
 
     fn disp(&mut self, v: &Value) -> Result<(), ErrorKind> {
-        let (codes, right) = value_codes(v, self.st.modes.fix);
-        self.home_line(&codes, right);
+        for (codes, right) in value_lines(v, self.st.modes.format()) {
+            self.home_line(&codes, right);
+        }
         Ok(())
     }
 
@@ -873,7 +890,10 @@ impl Sys for Os<'_> {
             (DEGREE, 0) => self.st.modes.degrees = true,
             (FLOAT, 0) => self.st.modes.fix = None,
             (FIX, 1) => self.st.modes.fix = Some(int_arg(args[0].real()?, 0, 9)? as u8),
-            (NORMAL | FUNC, 0) => {}
+            (NORMAL, 0) => self.st.modes.notation = Notation::Normal,
+            (SCI, 0) => self.st.modes.notation = Notation::Sci,
+            (ENG, 0) => self.st.modes.notation = Notation::Eng,
+            (FUNC, 0) => {}
             (ZSTANDARD, 0) => {
                 self.zstandard();
             }

@@ -341,9 +341,15 @@ fn every_group_is_tested() {
     assert_eq!(names, GROUPS);
 }
 
-const GROUPS: [&str; 10] = [
-    "axes", "control", "errors", "getkey", "graph", "home", "link", "lists", "math", "reals",
+const GROUPS: [&str; 11] = [
+    "axes", "control", "errors", "getkey", "graph", "home", "link", "lists", "math", "modes",
+    "reals",
 ];
+
+#[test]
+fn group_modes() {
+    check("modes");
+}
 
 #[test]
 fn group_control() {
