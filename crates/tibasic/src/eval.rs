@@ -316,6 +316,8 @@ fn postfix<E: Env>(env: &mut E, op: u8, v: Value) -> Result<Value, ErrorKind> {
                 Ok(x)
             }
         }),
+        // ►Frac, ►DMS, ►Dec change only how the result is shown (crate::conv).
+        TO_FRAC | TO_DMS | TO_DEC => Ok(v),
         TRANSPOSE => match v {
             Value::Matrix(m) => {
                 let mut data = Vec::with_capacity(m.data.len());
@@ -501,7 +503,13 @@ fn call<E: Env>(env: &mut E, f: u8, args: &[Expr]) -> Result<Value, ErrorKind> {
             let (r, c) = (int_arg(r, 0, 62)?, int_arg(c, 0, 94)?);
             Ok(Value::Real(truth(env.pixel(r, c)?)))
         }
-        (ROUND | MAX | MIN | MEAN | MEDIAN | AUGMENT | PXL_TEST, _) => Err(ErrorKind::Argument),
+        (R_TO_PR..=P_TO_RY, 2) => {
+            let deg = env.degrees();
+            map2(next()?, next()?, |a, b| crate::conv::polar(f, a, b, deg))
+        }
+        (ROUND | MAX | MIN | MEAN | MEDIAN | AUGMENT | PXL_TEST | R_TO_PR..=P_TO_RY, _) => {
+            Err(ErrorKind::Argument)
+        }
         _ => Err(ErrorKind::Unsupported(format!("function {f:02X}"))),
     }
 }

@@ -326,7 +326,8 @@ impl BasicFirmware {
         let mut os = Self::os(&mut self.st, hw);
         if from_entry {
             if let Ok(v) = os.ans() {
-                for (codes, right) in value_lines(&v, os.st.modes.format()) {
+                let shown = os.st.entry_shown;
+                for (codes, right) in value_lines(&v, os.st.modes.format(), shown) {
                     os.home_line(&codes, right);
                 }
             }

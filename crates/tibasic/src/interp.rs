@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 use crate::ast::{Expr, Label, Line, Stmt, Target};
+use crate::conv::Form;
 use crate::eval::{eval, int_arg, math, Env};
 use crate::parse::compile;
 use crate::real::Real;
@@ -29,6 +30,13 @@ pub trait Sys: Env {
     fn program(&mut self, name: &[u8]) -> Result<Vec<u8>, ErrorKind>;
     fn clr_home(&mut self);
     fn disp(&mut self, v: &Value) -> Result<(), ErrorKind>;
+    /// `Disp` of a value ending in `►Frac` or `►DMS`, shown that way.
+    fn disp_shown(&mut self, v: &Value, shown: Form) -> Result<(), ErrorKind> {
+        let _ = shown;
+        self.disp(v)
+    }
+    /// How a home-screen entry's answer is to be shown (its last `►Frac`/`►DMS`).
+    fn entry_shown(&mut self, _shown: Form) {}
     fn output(&mut self, row: i64, col: i64, v: &Value) -> Result<(), ErrorKind>;
     /// A graphics, list, mode or link command. May ask the interpreter to wait.
     fn command(&mut self, tok: u8, tok2: u8, args: Vec<Value>) -> Result<Step, ErrorKind>;
@@ -260,6 +268,7 @@ impl Interp {
             Stmt::SyntaxError => return Err(ErrorKind::Syntax),
             Stmt::Expr(e) => {
                 let v = eval(sys, e)?;
+                sys.entry_shown(shown_of(e));
                 if !matches!(v, Value::Str(_)) {
                     sys.set_ans(v)?;
                 }
@@ -417,7 +426,10 @@ impl Interp {
                 }
                 for a in args {
                     let v = eval(sys, a)?;
-                    sys.disp(&v)?;
+                    match shown_of(a) {
+                        Form::Decimal => sys.disp(&v)?,
+                        shown => sys.disp_shown(&v, shown)?,
+                    }
                 }
                 self.advance();
             }
@@ -540,6 +552,15 @@ impl Interp {
         let at = find_label(&f.lines, l)?;
         f.pc = at + 1;
         Ok(())
+    }
+}
+
+/// A trailing `►Frac` or `►DMS` decides how the value is shown.
+fn shown_of(e: &Expr) -> Form {
+    match e {
+        Expr::Postfix(crate::token::TO_FRAC, _) => Form::Frac,
+        Expr::Postfix(crate::token::TO_DMS, _) => Form::Dms,
+        _ => Form::Decimal,
     }
 }
 

@@ -9,6 +9,7 @@ use tifiles::var::{VarData, VarName, VarType, Variable};
 use tifiles::vat;
 
 use crate::ast::Target;
+use crate::conv::{self, Form};
 use crate::display::{self, Notation, NumFormat};
 use crate::eval::{int_arg, Env};
 use crate::font;
@@ -98,6 +99,8 @@ pub struct OsState {
     pub scroll_pending: bool,
     /// The screen changed since it was last pushed to the LCD.
     pub dirty: bool,
+    /// How the last home-screen entry's answer is shown (`►Frac`, `►DMS`).
+    pub entry_shown: crate::conv::Form,
     /// Where recently used variables' VAT entries were (a hint, always re-checked).
     pub vat_hints: Vec<(VarType, VarName, u16)>,
 }
@@ -161,14 +164,38 @@ pub fn value_codes(v: &Value, f: NumFormat) -> (Vec<u8>, bool) {
 }
 
 /// A value as the lines `Disp` writes: one for a real, a list or a text, one per row for a
-/// matrix (each line with whether it is right-aligned).
-pub fn value_lines(v: &Value, f: NumFormat) -> Vec<(Vec<u8>, bool)> {
-    match v {
-        Value::Matrix(m) => display::matrix_lines(m.rows, m.cols, &m.data, f)
+/// matrix (each line with whether it is right-aligned); reals and list elements as fractions
+/// or degrees-minutes-seconds when `shown` says so (crate::conv).
+pub fn value_lines(v: &Value, f: NumFormat, shown: Form) -> Vec<(Vec<u8>, bool)> {
+    let one = |x: Real| -> Vec<u8> {
+        let text = match shown {
+            Form::Decimal => None,
+            Form::Frac => conv::frac_text(x),
+            Form::Dms => conv::dms_text(x, f).ok(),
+        };
+        match text {
+            Some(t) => font::encode(&t).unwrap_or_default(),
+            None => number_codes(x, f),
+        }
+    };
+    match (v, shown) {
+        (Value::Matrix(m), _) => display::matrix_lines(m.rows, m.cols, &m.data, f)
             .into_iter()
             .map(|l| (font::encode(&l).unwrap_or_default(), false))
             .collect(),
-        other => vec![value_codes(other, f)],
+        (Value::Real(x), Form::Frac | Form::Dms) => vec![(one(*x), true)],
+        (Value::List(l), Form::Frac | Form::Dms) => {
+            let mut out = vec![b'{'];
+            for (i, x) in l.iter().enumerate() {
+                if i > 0 {
+                    out.push(b' ');
+                }
+                out.extend(one(*x));
+            }
+            out.push(b'}');
+            vec![(out, true)]
+        }
+        (other, _) => vec![value_codes(other, f)],
     }
 }
 
@@ -701,10 +728,18 @@ impl Sys for Os<'_> {
     }
 
     fn disp(&mut self, v: &Value) -> Result<(), ErrorKind> {
-        for (codes, right) in value_lines(v, self.st.modes.format()) {
+        self.disp_shown(v, Form::Decimal)
+    }
+
+    fn disp_shown(&mut self, v: &Value, shown: Form) -> Result<(), ErrorKind> {
+        for (codes, right) in value_lines(v, self.st.modes.format(), shown) {
             self.home_line(&codes, right);
         }
         Ok(())
+    }
+
+    fn entry_shown(&mut self, shown: Form) {
+        self.st.entry_shown = shown;
     }
 
     fn output(&mut self, row: i64, col: i64, v: &Value) -> Result<(), ErrorKind> {

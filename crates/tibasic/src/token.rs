@@ -25,6 +25,8 @@ pub const PXL_TEST: u8 = 0x13;
 pub const AUGMENT: u8 = 0x14;
 pub const MAX: u8 = 0x19;
 pub const MIN: u8 = 0x1A;
+pub const R_TO_PR: u8 = 0x1B;
+pub const P_TO_RY: u8 = 0x1E;
 pub const MEDIAN: u8 = 0x1F;
 pub const MEAN: u8 = 0x21;
 pub const SEQ: u8 = 0x23;
@@ -97,6 +99,8 @@ pub const HORIZONTAL: u8 = 0xA6;
 pub const RAND: u8 = 0xAB;
 pub const PI: u8 = 0xAC;
 pub const GET_KEY: u8 = 0xAD;
+/// `'`: minutes in a degrees-minutes-seconds entry.
+pub const APOSTROPHE: u8 = 0xAE;
 pub const NEGATE: u8 = 0xB0;
 pub const INT: u8 = 0xB1;
 pub const ABS: u8 = 0xB2;

@@ -341,10 +341,15 @@ fn every_group_is_tested() {
     assert_eq!(names, GROUPS);
 }
 
-const GROUPS: [&str; 11] = [
-    "axes", "control", "errors", "getkey", "graph", "home", "link", "lists", "math", "modes",
-    "reals",
+const GROUPS: [&str; 12] = [
+    "axes", "control", "conv", "errors", "getkey", "graph", "home", "link", "lists", "math",
+    "modes", "reals",
 ];
+
+#[test]
+fn group_conv() {
+    check("conv");
+}
 
 #[test]
 fn group_modes() {
