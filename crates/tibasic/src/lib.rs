@@ -11,6 +11,7 @@ pub mod interp;
 pub mod keys;
 pub mod os;
 pub mod parse;
+pub mod rand;
 pub mod real;
 pub mod screen;
 pub mod token;

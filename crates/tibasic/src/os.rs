@@ -15,6 +15,7 @@ use crate::eval::{int_arg, Env};
 use crate::font;
 use crate::interp::{Step, Sys};
 use crate::keys;
+use crate::rand;
 use crate::real::Real;
 use crate::screen::{self, Ink};
 use crate::token::*;
@@ -570,23 +571,15 @@ impl Env for Os<'_> {
     }
 
     fn rand(&mut self) -> Real {
-        // L'Ecuyer's combined generator, the TI-8x family's `rand` (seeds at 8BB8h/8BC1h).
-        const M1: i64 = 2_147_483_563;
-        const M2: i64 = 2_147_483_399;
-        let s1 = self.read_real_at(SEED1).to_i64_exact().unwrap_or(12345);
-        let s2 = self.read_real_at(SEED2).to_i64_exact().unwrap_or(67890);
-        let s1 = if (1..M1).contains(&s1) { s1 } else { 12345 };
-        let s2 = if (1..M2).contains(&s2) { s2 } else { 67890 };
-        let s1 = (40014 * s1) % M1;
-        let s2 = (40692 * s2) % M2;
-        self.write_real_at(SEED1, Real::from_i64(s1));
-        self.write_real_at(SEED2, Real::from_i64(s2));
-        let mut z = s1 - s2;
-        if z < 1 {
-            z += M1 - 1;
-        }
+        let seeds = (
+            self.read_real_at(SEED1).to_i64_exact(),
+            self.read_real_at(SEED2).to_i64_exact(),
+        );
+        let (seeds, r) = rand::next(seeds);
+        self.write_real_at(SEED1, Real::from_i64(seeds.0));
+        self.write_real_at(SEED2, Real::from_i64(seeds.1));
         self.charge_t(UNIT_T * 20);
-        Real::from_f64(z as f64 * 4.656613e-10).unwrap_or(Real::ZERO)
+        r
     }
 
     fn pixel(&mut self, row: i64, col: i64) -> Result<bool, ErrorKind> {
@@ -920,6 +913,14 @@ impl Sys for Os<'_> {
                     let name = VarName::from_bytes(&[PREFIX_EQUATION, 0x10 + k]);
                     vat::set_selected(self.ram_mut(), &name, on).map_err(vat_err)?;
                 }
+            }
+            (RAND, 1) => {
+                // `n→rand`: seeds from n, and n is the answer, as any store.
+                let n = args[0].real()?;
+                let (s1, s2) = rand::seeds(n);
+                self.write_real_at(SEED1, Real::from_i64(s1));
+                self.write_real_at(SEED2, Real::from_i64(s2));
+                self.set_ans(Value::Real(n))?;
             }
             (RADIAN, 0) => self.st.modes.degrees = false,
             (DEGREE, 0) => self.st.modes.degrees = true,

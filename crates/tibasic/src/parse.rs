@@ -302,6 +302,10 @@ impl<'a> Parser<'a> {
             _ => {
                 let e = self.expr()?;
                 if self.eat(STORE) {
+                    if self.eat(RAND) {
+                        // `n→rand` seeds the generator (crate::rand).
+                        return self.finish(Stmt::Command(RAND, 0, vec![e]));
+                    }
                     let t = self.target()?;
                     self.finish(Stmt::Store(e, t))
                 } else {

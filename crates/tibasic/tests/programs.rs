@@ -341,10 +341,15 @@ fn every_group_is_tested() {
     assert_eq!(names, GROUPS);
 }
 
-const GROUPS: [&str; 12] = [
+const GROUPS: [&str; 13] = [
     "axes", "control", "conv", "errors", "getkey", "graph", "home", "link", "lists", "math",
-    "modes", "reals",
+    "modes", "rand", "reals",
 ];
+
+#[test]
+fn group_rand() {
+    check("rand");
+}
 
 #[test]
 fn group_conv() {
