@@ -3,6 +3,7 @@
 //! same whether the state lives in emulated RAM or in a test double.
 
 use crate::ast::Expr;
+use crate::matrix;
 use crate::real::{MathError, Real};
 use crate::token::*;
 use crate::value::{ErrorKind, Matrix, Value, MAX_DIM, MAX_LIST};
@@ -294,8 +295,14 @@ fn postfix<E: Env>(env: &mut E, op: u8, v: Value) -> Result<Value, ErrorKind> {
             Value::Matrix(m) => Ok(Value::Matrix(mat_mul(&m, &m)?)),
             v => map1(v, |x| x.mul(x).map_err(math)),
         },
-        CUBE => map1(v, |x| x.mul(x).and_then(|y| y.mul(x)).map_err(math)),
-        INVERSE => map1(v, |x| Real::ONE.div(x).map_err(math)),
+        CUBE => match v {
+            Value::Matrix(m) => Ok(Value::Matrix(matrix::power(&m, Real::from_i64(3))?)),
+            v => map1(v, |x| x.mul(x).and_then(|y| y.mul(x)).map_err(math)),
+        },
+        INVERSE => match v {
+            Value::Matrix(m) => Ok(Value::Matrix(matrix::inverse(&m)?)),
+            v => map1(v, |x| Real::ONE.div(x).map_err(math)),
+        },
         FACTORIAL => map1(v, |x| x.factorial().map_err(math)),
         // x° is x degrees: converted to radians in radian mode, unchanged in degree mode.
         DEGREE_MARK => map1(v, |x| {
@@ -389,6 +396,7 @@ fn binary(op: u8, a: Value, b: Value) -> Result<Value, ErrorKind> {
         (PLUS, Value::Matrix(x), Value::Matrix(y)) => mat_elementwise(x, y, |p, q| p.add(q)),
         (MINUS, Value::Matrix(x), Value::Matrix(y)) => mat_elementwise(x, y, |p, q| p.sub(q)),
         (TIMES, Value::Matrix(x), Value::Matrix(y)) => Ok(Value::Matrix(mat_mul(&x, &y)?)),
+        (POWER, Value::Matrix(x), Value::Real(n)) => Ok(Value::Matrix(matrix::power(&x, n)?)),
         (TIMES, Value::Real(s), Value::Matrix(mut m))
         | (TIMES, Value::Matrix(mut m), Value::Real(s)) => {
             for x in m.data.iter_mut() {
@@ -488,6 +496,7 @@ fn call<E: Env>(env: &mut E, f: u8, args: &[Expr]) -> Result<Value, ErrorKind> {
             Ok(Value::Real(m))
         }
         (AUGMENT, 2) => match (next()?, next()?) {
+            (Value::Matrix(a), Value::Matrix(b)) => Ok(Value::Matrix(matrix::augment(&a, &b)?)),
             (Value::List(mut a), Value::List(b)) => {
                 if a.len() + b.len() > MAX_LIST {
                     return Err(ErrorKind::InvalidDim);
@@ -503,6 +512,31 @@ fn call<E: Env>(env: &mut E, f: u8, args: &[Expr]) -> Result<Value, ErrorKind> {
             let (r, c) = (int_arg(r, 0, 62)?, int_arg(c, 0, 94)?);
             Ok(Value::Real(truth(env.pixel(r, c)?)))
         }
+        (ROW_SWAP, 3) => match (next()?, next()?.real()?, next()?.real()?) {
+            (Value::Matrix(m), a, b) => Ok(Value::Matrix(matrix::row_swap(m, a, b)?)),
+            _ => Err(ErrorKind::DataType),
+        },
+        (ROW_PLUS, 3) => match (next()?, next()?.real()?, next()?.real()?) {
+            (Value::Matrix(m), a, b) => Ok(Value::Matrix(matrix::row_add(m, Real::ONE, a, b)?)),
+            _ => Err(ErrorKind::DataType),
+        },
+        (TIMES_ROW, 3) => match (next()?.real()?, next()?, next()?.real()?) {
+            (x, Value::Matrix(m), r) => Ok(Value::Matrix(matrix::row_mul(m, x, r)?)),
+            _ => Err(ErrorKind::DataType),
+        },
+        (TIMES_ROW_PLUS, 4) => match (next()?.real()?, next()?, next()?.real()?, next()?.real()?) {
+            (x, Value::Matrix(m), a, b) => Ok(Value::Matrix(matrix::row_add(m, x, a, b)?)),
+            _ => Err(ErrorKind::DataType),
+        },
+        (RAND_M, 2) => {
+            let (rows, cols) = matrix::dims(next()?.real()?, next()?.real()?)?;
+            let mut data = Vec::with_capacity(rows * cols);
+            for _ in 0..rows * cols {
+                data.push(matrix::rand_element(env.rand()));
+            }
+            Ok(Value::Matrix(Matrix { rows, cols, data }))
+        }
+        (ROW_SWAP | ROW_PLUS | TIMES_ROW | TIMES_ROW_PLUS | RAND_M, _) => Err(ErrorKind::Argument),
         (R_TO_PR..=P_TO_RY, 2) => {
             let deg = env.degrees();
             map2(next()?, next()?, |a, b| crate::conv::polar(f, a, b, deg))

@@ -650,6 +650,12 @@ fn list_arg(e: &Expr) -> Result<u8, ErrorKind> {
 /// `ClrList`.
 fn list_command<S: Sys>(sys: &mut S, tok: u8, args: &[Expr]) -> Result<(), ErrorKind> {
     match (tok, args) {
+        (FILL, [value, Expr::Matrix(k)]) => {
+            let x = eval(sys, value)?.real()?;
+            let mut m = sys.matrix(*k)?;
+            m.data.fill(x);
+            sys.store(&Target::Matrix(*k), Value::Matrix(m))
+        }
         (FILL, [value, list]) => {
             let k = list_arg(list)?;
             let x = eval(sys, value)?.real()?;

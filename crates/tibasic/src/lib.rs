@@ -9,6 +9,7 @@ pub mod font;
 pub mod glass;
 pub mod interp;
 pub mod keys;
+pub mod matrix;
 pub mod os;
 pub mod parse;
 pub mod rand;

@@ -341,10 +341,15 @@ fn every_group_is_tested() {
     assert_eq!(names, GROUPS);
 }
 
-const GROUPS: [&str; 13] = [
+const GROUPS: [&str; 14] = [
     "axes", "control", "conv", "errors", "getkey", "graph", "home", "link", "lists", "math",
-    "modes", "rand", "reals",
+    "matrix", "modes", "rand", "reals",
 ];
+
+#[test]
+fn group_matrix() {
+    check("matrix");
+}
 
 #[test]
 fn group_rand() {
