@@ -3,6 +3,7 @@
 //! same whether the state lives in emulated RAM or in a test double.
 
 use crate::ast::Expr;
+use crate::calculus;
 use crate::matrix;
 use crate::real::{MathError, Real};
 use crate::token::*;
@@ -446,6 +447,9 @@ fn call<E: Env>(env: &mut E, f: u8, args: &[Expr]) -> Result<Value, ErrorKind> {
     env.charge(4);
     if f == SEQ {
         return seq(env, args);
+    }
+    if calculus::is_calculus(f) {
+        return calculus::call(env, f, args);
     }
     let mut vals = Vec::with_capacity(args.len());
     for a in args {

@@ -1,6 +1,7 @@
 //! The built-in TI-BASIC runtime: runs TI-82 programs without a ROM.
 
 pub mod ast;
+pub mod calculus;
 pub mod conv;
 pub mod display;
 pub mod eval;
