@@ -131,6 +131,9 @@ pub fn eval<E: Env>(env: &mut E, e: &Expr) -> Result<Value, ErrorKind> {
             binary(*op, a, b)?
         }
         Expr::Call(f, args) => call(env, *f, args)?,
+        // Pictures and graph databases are named by number in StorePic/RecallPic and
+        // StoreGDB/RecallGDB; as a value they are not a real, list or matrix [U].
+        Expr::Unsupported(PREFIX_PIC | PREFIX_GDB, _) => return Err(ErrorKind::DataType),
         Expr::Unsupported(b1, b2) => {
             return Err(ErrorKind::Unsupported(format!("token {b1:02X} {b2:02X}")));
         }

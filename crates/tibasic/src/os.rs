@@ -43,6 +43,13 @@ const WINDOW_RAM: [(u8, u16); 8] = [
     (0x27, 0x8757), // ΔY
 ];
 
+/// The commands [`Os::command`] carries out (with the right arguments).
+const KNOWN_COMMANDS: [u8; 28] = [
+    CLR_DRAW, DISP_GRAPH, DISP, TEXT, PXL_ON, PXL_OFF, PXL_CHANGE, PT_ON, PT_OFF, PT_CHANGE, LINE,
+    HORIZONTAL, VERTICAL, CIRCLE, STORE_PIC, RECALL_PIC, STORE_GDB, RECALL_GDB, RADIAN, DEGREE,
+    FLOAT, FIX, NORMAL, SCI, ENG, FUNC, ZSTANDARD, RAND,
+];
+
 /// The random generator's seeds (spec §7.2).
 const SEED1: u16 = 0x8BB8;
 const SEED2: u16 = 0x8BC1;
@@ -933,6 +940,9 @@ impl Sys for Os<'_> {
             (ZSTANDARD, 0) => {
                 self.zstandard();
             }
+            // A command this runtime knows, with the wrong number of arguments.
+            (PREFIX_FORMAT, _) if tok2 <= FORMAT_LABEL_OFF => return Err(ErrorKind::Argument),
+            _ if KNOWN_COMMANDS.contains(&tok) => return Err(ErrorKind::Argument),
             _ => return Err(unsupported()),
         }
         Ok(Step::Continue)
