@@ -422,12 +422,12 @@ fn binary(op: u8, a: Value, b: Value) -> Result<Value, ErrorKind> {
                 XROOT => |x, y| y.xroot(x).map_err(math),
                 NPR => |x, y| x.npr(y).map_err(math),
                 NCR => |x, y| x.ncr(y).map_err(math),
-                EQ => |x, y| Ok(truth(x == y)),
-                NE => |x, y| Ok(truth(x != y)),
-                LT => |x, y| Ok(truth(x < y)),
-                GT => |x, y| Ok(truth(x > y)),
-                LE => |x, y| Ok(truth(x <= y)),
-                GE => |x, y| Ok(truth(x >= y)),
+                EQ => |x, y| Ok(truth(compared(x) == compared(y))),
+                NE => |x, y| Ok(truth(compared(x) != compared(y))),
+                LT => |x, y| Ok(truth(compared(x) < compared(y))),
+                GT => |x, y| Ok(truth(compared(x) > compared(y))),
+                LE => |x, y| Ok(truth(compared(x) <= compared(y))),
+                GE => |x, y| Ok(truth(compared(x) >= compared(y))),
                 AND => |x, y| Ok(truth(!x.is_zero() && !y.is_zero())),
                 OR => |x, y| Ok(truth(!x.is_zero() || !y.is_zero())),
                 XOR => |x, y| Ok(truth(x.is_zero() != y.is_zero())),
@@ -436,6 +436,29 @@ fn binary(op: u8, a: Value, b: Value) -> Result<Value, ErrorKind> {
             map2(a, b, f)
         }
     }
+}
+
+/// Digits a comparison looks at.
+const COMPARED_DIGITS: u32 = 12;
+
+/// `x` as the relational operators see it: rounded (half away from zero) to 12 significant
+/// digits, so the last two of the 14 stored digits, rounding noise, do not count. The TI-83
+/// family compares this way: `1+10^⁻12=1` is 1 while `1.0000000001=1` is 0 (a Stack Overflow
+/// answer tested on a TI-83 Premium CE, "TI-Basic numeric standard"; the MaxCoderz forum
+/// thread "13-13=-2.643e-9 ?", 2006), which puts the cut between 10 and 12 digits [U: the
+/// TI-82's exact rule; 12 chosen]. `1/3*3=1` is therefore 1, while `1/3*3-1` is ⁻1ᴇ⁻14, ≠ 0.
+fn compared(x: Real) -> Real {
+    if x.is_zero() {
+        return x;
+    }
+    let drop = 10u64.pow(14 - COMPARED_DIGITS);
+    let c = (x.mantissa() + drop / 2) / drop;
+    Real::new(
+        x.is_negative(),
+        c,
+        x.exponent() - (COMPARED_DIGITS as i32 - 1),
+    )
+    .unwrap_or(x)
 }
 
 fn list_arg(v: Value) -> Result<Vec<Real>, ErrorKind> {

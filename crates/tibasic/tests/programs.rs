@@ -341,10 +341,15 @@ fn every_group_is_tested() {
     assert_eq!(names, GROUPS);
 }
 
-const GROUPS: [&str; 16] = [
-    "axes", "calculus", "control", "conv", "domain", "errors", "getkey", "graph", "home", "link",
-    "lists", "math", "matrix", "modes", "rand", "reals",
+const GROUPS: [&str; 17] = [
+    "axes", "calculus", "compare", "control", "conv", "domain", "errors", "getkey", "graph",
+    "home", "link", "lists", "math", "matrix", "modes", "rand", "reals",
 ];
+
+#[test]
+fn group_compare() {
+    check("compare");
+}
 
 #[test]
 fn group_domain() {
