@@ -196,6 +196,10 @@ pub struct RunArgs {
     /// Print the home screen's 8 lines of 16 characters (from the text shadow in RAM).
     #[arg(long)]
     pub print_text: bool,
+    /// Print the glass read back as text: 8 lines of 16 large-font cells, whatever drew them,
+    /// on either firmware (cells that are not a glyph of the built-in font print as `?`).
+    #[arg(long)]
+    pub print_screen: bool,
     /// Play one side of a MANCALA CALC VS CALC game over `--link` (WHO'S FIRST? ME or
     /// OPPONENT), every move verified; prints `moves verified: N, divergences: D, result: R`.
     #[arg(long, value_name = "first|second", value_parser = ["first", "second"], requires = "link")]

@@ -23,6 +23,8 @@ pub struct Headless {
     pub gif: Option<PathBuf>,
     pub print_lcd: bool,
     pub print_text: bool,
+    /// Print the glass as 8 lines of 16 large-font characters (`?` where no glyph matches).
+    pub print_screen: bool,
     /// Play one side of a CALC VS CALC game after the key script.
     pub play_cvc: Option<ti82_harness::CvcOptions>,
 }
@@ -76,8 +78,18 @@ impl Headless {
                 writeln!(out, "{line}").context("stdout")?;
             }
         }
+        if self.print_screen {
+            for line in screen_text(&screen) {
+                writeln!(out, "{line}").context("stdout")?;
+            }
+        }
         Ok(())
     }
+}
+
+/// The glass as 8 lines of 16 characters of the large font (see `tibasic::glass`).
+pub fn screen_text(screen: &ti82_machine::Screen) -> Vec<String> {
+    tibasic::glass::read(|x, y| screen.pixel(x, y))
 }
 
 /// One side of a CALC VS CALC game on a calculator that has just started MANCALA: waits for

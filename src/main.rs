@@ -44,6 +44,7 @@ fn headless(args: &RunArgs) -> Result<()> {
         gif: args.gif.clone(),
         print_lcd: args.print_lcd,
         print_text: args.print_text,
+        print_screen: args.print_screen,
         play_cvc: args
             .play_cvc
             .as_deref()

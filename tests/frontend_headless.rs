@@ -220,3 +220,42 @@ fn binary_errors_and_exit_codes() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("truncated"));
 }
+
+/// `--print-screen` reads the glass, so it shows what no text shadow holds: the error screen
+/// drawn over the home screen. The TI-82 Guidebook (error conditions, appendix B) describes the
+/// screen as `ERR:` and the error's name on the first line, then the menu `1:Goto` `2:Quit`;
+/// `1/0` is ERR:DIVIDE BY 0.
+#[test]
+fn print_screen_reads_the_glass_on_the_runtime() {
+    let dir = rom::temp_dir("glass");
+    let prog = dir.join("DIV.82p");
+    // Disp "HI":1/0
+    let var = tifiles::Variable::program(
+        "DIV",
+        vec![0xDE, 0x2A, 0x48, 0x49, 0x2A, 0x3E, 0x31, 0x83, 0x30],
+    )
+    .unwrap();
+    tifiles::TiFile::new("test", vec![var])
+        .write(&prog)
+        .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_ti82"))
+        .env("TI82_HOME", &dir)
+        .args(["run", "--headless", "--no-rom", "--load"])
+        .arg(&prog)
+        .args(["--run", "DIV", "--wait-ms", "500", "--print-screen"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 8, "{text}");
+    assert_eq!(lines[0], "ERR:DIVIDE BY 0 ", "{text}");
+    assert_eq!(lines[1], "1:Goto          ", "{text}");
+    assert_eq!(lines[2], "2:Quit          ", "{text}");
+    assert!(lines[3..].iter().all(|l| l.trim().is_empty()), "{text}");
+}

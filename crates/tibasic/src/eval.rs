@@ -3,6 +3,8 @@
 //! same whether the state lives in emulated RAM or in a test double.
 
 use crate::ast::Expr;
+use crate::calculus;
+use crate::matrix;
 use crate::real::{MathError, Real};
 use crate::token::*;
 use crate::value::{ErrorKind, Matrix, Value, MAX_DIM, MAX_LIST};
@@ -129,6 +131,9 @@ pub fn eval<E: Env>(env: &mut E, e: &Expr) -> Result<Value, ErrorKind> {
             binary(*op, a, b)?
         }
         Expr::Call(f, args) => call(env, *f, args)?,
+        // Pictures and graph databases are named by number in StorePic/RecallPic and
+        // StoreGDB/RecallGDB; as a value they are not a real, list or matrix [U].
+        Expr::Unsupported(PREFIX_PIC | PREFIX_GDB, _) => return Err(ErrorKind::DataType),
         Expr::Unsupported(b1, b2) => {
             return Err(ErrorKind::Unsupported(format!("token {b1:02X} {b2:02X}")));
         }
@@ -294,8 +299,14 @@ fn postfix<E: Env>(env: &mut E, op: u8, v: Value) -> Result<Value, ErrorKind> {
             Value::Matrix(m) => Ok(Value::Matrix(mat_mul(&m, &m)?)),
             v => map1(v, |x| x.mul(x).map_err(math)),
         },
-        CUBE => map1(v, |x| x.mul(x).and_then(|y| y.mul(x)).map_err(math)),
-        INVERSE => map1(v, |x| Real::ONE.div(x).map_err(math)),
+        CUBE => match v {
+            Value::Matrix(m) => Ok(Value::Matrix(matrix::power(&m, Real::from_i64(3))?)),
+            v => map1(v, |x| x.mul(x).and_then(|y| y.mul(x)).map_err(math)),
+        },
+        INVERSE => match v {
+            Value::Matrix(m) => Ok(Value::Matrix(matrix::inverse(&m)?)),
+            v => map1(v, |x| Real::ONE.div(x).map_err(math)),
+        },
         FACTORIAL => map1(v, |x| x.factorial().map_err(math)),
         // x° is x degrees: converted to radians in radian mode, unchanged in degree mode.
         DEGREE_MARK => map1(v, |x| {
@@ -316,6 +327,8 @@ fn postfix<E: Env>(env: &mut E, op: u8, v: Value) -> Result<Value, ErrorKind> {
                 Ok(x)
             }
         }),
+        // ►Frac, ►DMS, ►Dec change only how the result is shown (crate::conv).
+        TO_FRAC | TO_DMS | TO_DEC => Ok(v),
         TRANSPOSE => match v {
             Value::Matrix(m) => {
                 let mut data = Vec::with_capacity(m.data.len());
@@ -387,6 +400,7 @@ fn binary(op: u8, a: Value, b: Value) -> Result<Value, ErrorKind> {
         (PLUS, Value::Matrix(x), Value::Matrix(y)) => mat_elementwise(x, y, |p, q| p.add(q)),
         (MINUS, Value::Matrix(x), Value::Matrix(y)) => mat_elementwise(x, y, |p, q| p.sub(q)),
         (TIMES, Value::Matrix(x), Value::Matrix(y)) => Ok(Value::Matrix(mat_mul(&x, &y)?)),
+        (POWER, Value::Matrix(x), Value::Real(n)) => Ok(Value::Matrix(matrix::power(&x, n)?)),
         (TIMES, Value::Real(s), Value::Matrix(mut m))
         | (TIMES, Value::Matrix(mut m), Value::Real(s)) => {
             for x in m.data.iter_mut() {
@@ -408,12 +422,12 @@ fn binary(op: u8, a: Value, b: Value) -> Result<Value, ErrorKind> {
                 XROOT => |x, y| y.xroot(x).map_err(math),
                 NPR => |x, y| x.npr(y).map_err(math),
                 NCR => |x, y| x.ncr(y).map_err(math),
-                EQ => |x, y| Ok(truth(x == y)),
-                NE => |x, y| Ok(truth(x != y)),
-                LT => |x, y| Ok(truth(x < y)),
-                GT => |x, y| Ok(truth(x > y)),
-                LE => |x, y| Ok(truth(x <= y)),
-                GE => |x, y| Ok(truth(x >= y)),
+                EQ => |x, y| Ok(truth(compared(x) == compared(y))),
+                NE => |x, y| Ok(truth(compared(x) != compared(y))),
+                LT => |x, y| Ok(truth(compared(x) < compared(y))),
+                GT => |x, y| Ok(truth(compared(x) > compared(y))),
+                LE => |x, y| Ok(truth(compared(x) <= compared(y))),
+                GE => |x, y| Ok(truth(compared(x) >= compared(y))),
                 AND => |x, y| Ok(truth(!x.is_zero() && !y.is_zero())),
                 OR => |x, y| Ok(truth(!x.is_zero() || !y.is_zero())),
                 XOR => |x, y| Ok(truth(x.is_zero() != y.is_zero())),
@@ -422,6 +436,29 @@ fn binary(op: u8, a: Value, b: Value) -> Result<Value, ErrorKind> {
             map2(a, b, f)
         }
     }
+}
+
+/// Digits a comparison looks at.
+const COMPARED_DIGITS: u32 = 12;
+
+/// `x` as the relational operators see it: rounded (half away from zero) to 12 significant
+/// digits, so the last two of the 14 stored digits, rounding noise, do not count. The TI-83
+/// family compares this way: `1+10^⁻12=1` is 1 while `1.0000000001=1` is 0 (a Stack Overflow
+/// answer tested on a TI-83 Premium CE, "TI-Basic numeric standard"; the MaxCoderz forum
+/// thread "13-13=-2.643e-9 ?", 2006), which puts the cut between 10 and 12 digits [U: the
+/// TI-82's exact rule; 12 chosen]. `1/3*3=1` is therefore 1, while `1/3*3-1` is ⁻1ᴇ⁻14, ≠ 0.
+fn compared(x: Real) -> Real {
+    if x.is_zero() {
+        return x;
+    }
+    let drop = 10u64.pow(14 - COMPARED_DIGITS);
+    let c = (x.mantissa() + drop / 2) / drop;
+    Real::new(
+        x.is_negative(),
+        c,
+        x.exponent() - (COMPARED_DIGITS as i32 - 1),
+    )
+    .unwrap_or(x)
 }
 
 fn list_arg(v: Value) -> Result<Vec<Real>, ErrorKind> {
@@ -436,6 +473,9 @@ fn call<E: Env>(env: &mut E, f: u8, args: &[Expr]) -> Result<Value, ErrorKind> {
     env.charge(4);
     if f == SEQ {
         return seq(env, args);
+    }
+    if calculus::is_calculus(f) {
+        return calculus::call(env, f, args);
     }
     let mut vals = Vec::with_capacity(args.len());
     for a in args {
@@ -486,6 +526,7 @@ fn call<E: Env>(env: &mut E, f: u8, args: &[Expr]) -> Result<Value, ErrorKind> {
             Ok(Value::Real(m))
         }
         (AUGMENT, 2) => match (next()?, next()?) {
+            (Value::Matrix(a), Value::Matrix(b)) => Ok(Value::Matrix(matrix::augment(&a, &b)?)),
             (Value::List(mut a), Value::List(b)) => {
                 if a.len() + b.len() > MAX_LIST {
                     return Err(ErrorKind::InvalidDim);
@@ -501,7 +542,38 @@ fn call<E: Env>(env: &mut E, f: u8, args: &[Expr]) -> Result<Value, ErrorKind> {
             let (r, c) = (int_arg(r, 0, 62)?, int_arg(c, 0, 94)?);
             Ok(Value::Real(truth(env.pixel(r, c)?)))
         }
-        (ROUND | MAX | MIN | MEAN | MEDIAN | AUGMENT | PXL_TEST, _) => Err(ErrorKind::Argument),
+        (ROW_SWAP, 3) => match (next()?, next()?.real()?, next()?.real()?) {
+            (Value::Matrix(m), a, b) => Ok(Value::Matrix(matrix::row_swap(m, a, b)?)),
+            _ => Err(ErrorKind::DataType),
+        },
+        (ROW_PLUS, 3) => match (next()?, next()?.real()?, next()?.real()?) {
+            (Value::Matrix(m), a, b) => Ok(Value::Matrix(matrix::row_add(m, Real::ONE, a, b)?)),
+            _ => Err(ErrorKind::DataType),
+        },
+        (TIMES_ROW, 3) => match (next()?.real()?, next()?, next()?.real()?) {
+            (x, Value::Matrix(m), r) => Ok(Value::Matrix(matrix::row_mul(m, x, r)?)),
+            _ => Err(ErrorKind::DataType),
+        },
+        (TIMES_ROW_PLUS, 4) => match (next()?.real()?, next()?, next()?.real()?, next()?.real()?) {
+            (x, Value::Matrix(m), a, b) => Ok(Value::Matrix(matrix::row_add(m, x, a, b)?)),
+            _ => Err(ErrorKind::DataType),
+        },
+        (RAND_M, 2) => {
+            let (rows, cols) = matrix::dims(next()?.real()?, next()?.real()?)?;
+            let mut data = Vec::with_capacity(rows * cols);
+            for _ in 0..rows * cols {
+                data.push(matrix::rand_element(env.rand()));
+            }
+            Ok(Value::Matrix(Matrix { rows, cols, data }))
+        }
+        (ROW_SWAP | ROW_PLUS | TIMES_ROW | TIMES_ROW_PLUS | RAND_M, _) => Err(ErrorKind::Argument),
+        (R_TO_PR..=P_TO_RY, 2) => {
+            let deg = env.degrees();
+            map2(next()?, next()?, |a, b| crate::conv::polar(f, a, b, deg))
+        }
+        (ROUND | MAX | MIN | MEAN | MEDIAN | AUGMENT | PXL_TEST | R_TO_PR..=P_TO_RY, _) => {
+            Err(ErrorKind::Argument)
+        }
         _ => Err(ErrorKind::Unsupported(format!("function {f:02X}"))),
     }
 }

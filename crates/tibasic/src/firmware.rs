@@ -12,11 +12,12 @@ use tifiles::var::{VarData, VarName, Variable};
 use tifiles::vat;
 
 use crate::ast::Target;
+use crate::display::{Notation, NumFormat};
 use crate::eval::{eval, Env};
 use crate::font;
 use crate::interp::{Interp, ProgramError, Status, Sys, Wait};
 use crate::keys::{self, Scanner, SCAN_PERIOD};
-use crate::os::{value_codes, Os, OsState, Shown};
+use crate::os::{value_codes, value_lines, Os, OsState, Shown};
 use crate::parse::compile;
 use crate::real::Real;
 use crate::screen::{self, SCREEN_BYTES};
@@ -329,8 +330,10 @@ impl BasicFirmware {
         let mut os = Self::os(&mut self.st, hw);
         if from_entry {
             if let Ok(v) = os.ans() {
-                let (codes, right) = value_codes(&v, os.st.modes.fix);
-                os.home_line(&codes, right);
+                let shown = os.st.entry_shown;
+                for (codes, right) in value_lines(&v, os.st.modes.format(), shown) {
+                    os.home_line(&codes, right);
+                }
             }
         } else {
             let codes = font::encode("Done").unwrap_or_else(|_| b"Done".to_vec());
@@ -511,7 +514,7 @@ impl BasicFirmware {
         };
         let mut os = Self::os(&mut self.st, hw);
         let codes = match prompt {
-            Some(v) => value_codes(v, None).0,
+            Some(v) => value_codes(v, NumFormat::FLOAT).0,
             None => vec![font::code_for('?').unwrap_or(b'?')],
         };
         os.home_line(&codes, false);
@@ -837,7 +840,18 @@ impl BasicFirmware {
         w.bool(s.modes.axes);
         w.bool(s.modes.grid);
         w.bool(s.modes.labels);
-        w.u8(s.modes.fix.map_or(0xFF, |d| d));
+        // Low nibble: Fix digits or F for Float; high nibble: Normal 0 (F with Float), Sci 1,
+        // Eng 2. Normal Float stays FFh and Normal Fix n stays n, as before Sci/Eng existed.
+        let notation = match s.modes.notation {
+            Notation::Normal => 0,
+            Notation::Sci => 1,
+            Notation::Eng => 2,
+        };
+        w.u8(match (s.modes.fix, notation) {
+            (None, 0) => 0xFF,
+            (None, n) => n << 4 | 0x0F,
+            (Some(d), n) => n << 4 | d,
+        });
         w.bool(s.scroll_pending);
         w.bytes(&self.scanner.down);
         match self.scanner.held {
@@ -920,9 +934,15 @@ impl BasicFirmware {
         f.st.modes.axes = r.bool()?;
         f.st.modes.grid = r.bool()?;
         f.st.modes.labels = r.bool()?;
-        f.st.modes.fix = match r.u8()? {
-            0xFF => None,
+        let mode = r.u8()?;
+        f.st.modes.fix = match mode & 0x0F {
+            0x0F => None,
             d => Some(d.min(9)),
+        };
+        f.st.modes.notation = match mode >> 4 {
+            1 => Notation::Sci,
+            2 => Notation::Eng,
+            _ => Notation::Normal,
         };
         f.st.scroll_pending = r.bool()?;
         let down = r.bytes()?;
@@ -1264,14 +1284,14 @@ fn key_token(shift: Shift, k: Key) -> Option<&'static [u8]> {
 /// `Menu(`: the title in inverse video on the top line, then `1:ITEM` lines with the
 /// selected item's number in inverse video.
 fn draw_menu(title: &Value, items: &[Value], sel: usize, img: &mut [u8; SCREEN_BYTES]) {
-    let (t, _) = value_codes(title, None);
+    let (t, _) = value_codes(title, NumFormat::FLOAT);
     font::draw_large_with(img, 0, 0, &t[..t.len().min(16)], true);
     for (i, item) in items.iter().enumerate().take(7) {
         let row = (i + 1) * 8;
         let num = menu_label(i).unwrap_or(b' ');
         font::draw_large_with(img, row, 0, &[num], i == sel);
         font::draw_large(img, row, 6, b":");
-        let (codes, _) = value_codes(item, None);
+        let (codes, _) = value_codes(item, NumFormat::FLOAT);
         font::draw_large(img, row, 12, &codes[..codes.len().min(14)]);
     }
 }

@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 use crate::ast::{Expr, Label, Line, Stmt, Target};
+use crate::conv::Form;
 use crate::eval::{eval, int_arg, math, Env};
 use crate::parse::compile;
 use crate::real::Real;
@@ -33,6 +34,13 @@ pub trait Sys: Env {
     fn program(&mut self, name: &[u8]) -> Result<Vec<u8>, ErrorKind>;
     fn clr_home(&mut self);
     fn disp(&mut self, v: &Value) -> Result<(), ErrorKind>;
+    /// `Disp` of a value ending in `►Frac` or `►DMS`, shown that way.
+    fn disp_shown(&mut self, v: &Value, shown: Form) -> Result<(), ErrorKind> {
+        let _ = shown;
+        self.disp(v)
+    }
+    /// How a home-screen entry's answer is to be shown (its last `►Frac`/`►DMS`).
+    fn entry_shown(&mut self, _shown: Form) {}
     fn output(&mut self, row: i64, col: i64, v: &Value) -> Result<(), ErrorKind>;
     /// A graphics, list, mode or link command. May ask the interpreter to wait.
     fn command(&mut self, tok: u8, tok2: u8, args: Vec<Value>) -> Result<Step, ErrorKind>;
@@ -265,6 +273,7 @@ impl Interp {
             Stmt::TooDeep => return Err(ErrorKind::Memory),
             Stmt::Expr(e) => {
                 let v = eval(sys, e)?;
+                sys.entry_shown(shown_of(e));
                 if !matches!(v, Value::Str(_)) {
                     sys.set_ans(v)?;
                 }
@@ -422,7 +431,10 @@ impl Interp {
                 }
                 for a in args {
                     let v = eval(sys, a)?;
-                    sys.disp(&v)?;
+                    match shown_of(a) {
+                        Form::Decimal => sys.disp(&v)?,
+                        shown => sys.disp_shown(&v, shown)?,
+                    }
                 }
                 self.advance();
             }
@@ -551,6 +563,15 @@ impl Interp {
     }
 }
 
+/// A trailing `►Frac` or `►DMS` decides how the value is shown.
+fn shown_of(e: &Expr) -> Form {
+    match e {
+        Expr::Postfix(crate::token::TO_FRAC, _) => Form::Frac,
+        Expr::Postfix(crate::token::TO_DMS, _) => Form::Dms,
+        _ => Form::Decimal,
+    }
+}
+
 fn push_block(f: &mut Frame, b: Block) -> Result<(), ErrorKind> {
     if f.blocks.len() >= MAX_BLOCKS {
         return Err(ErrorKind::Memory);
@@ -637,6 +658,12 @@ fn list_arg(e: &Expr) -> Result<u8, ErrorKind> {
 /// `ClrList`.
 fn list_command<S: Sys>(sys: &mut S, tok: u8, args: &[Expr]) -> Result<(), ErrorKind> {
     match (tok, args) {
+        (FILL, [value, Expr::Matrix(k)]) => {
+            let x = eval(sys, value)?.real()?;
+            let mut m = sys.matrix(*k)?;
+            m.data.fill(x);
+            sys.store(&Target::Matrix(*k), Value::Matrix(m))
+        }
         (FILL, [value, list]) => {
             let k = list_arg(list)?;
             let x = eval(sys, value)?.real()?;

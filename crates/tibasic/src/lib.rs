@@ -1,13 +1,19 @@
 //! The built-in TI-BASIC runtime: runs TI-82 programs without a ROM.
 
 pub mod ast;
+pub mod calculus;
+pub mod conv;
+pub mod display;
 pub mod eval;
 pub mod firmware;
 pub mod font;
+pub mod glass;
 pub mod interp;
 pub mod keys;
+pub mod matrix;
 pub mod os;
 pub mod parse;
+pub mod rand;
 pub mod real;
 pub mod screen;
 pub mod token;

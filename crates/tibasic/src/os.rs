@@ -3,16 +3,19 @@
 //! come from the keypad scanner's latch, and every operation charges emulated time.
 
 use ti82_machine::Hardware;
-use tifiles::float::{FloatStyle, TiFloat};
+use tifiles::float::TiFloat;
 use tifiles::tokens::{detokenize, Spelling};
 use tifiles::var::{VarData, VarName, VarType, Variable};
 use tifiles::vat;
 
 use crate::ast::Target;
+use crate::conv::{self, Form};
+use crate::display::{self, Notation, NumFormat};
 use crate::eval::{int_arg, Env};
 use crate::font;
 use crate::interp::{Step, Sys};
 use crate::keys;
+use crate::rand;
 use crate::real::Real;
 use crate::screen::{self, Ink};
 use crate::token::*;
@@ -40,6 +43,13 @@ const WINDOW_RAM: [(u8, u16); 8] = [
     (0x27, 0x8757), // ΔY
 ];
 
+/// The commands [`Os::command`] carries out (with the right arguments).
+const KNOWN_COMMANDS: [u8; 28] = [
+    CLR_DRAW, DISP_GRAPH, DISP, TEXT, PXL_ON, PXL_OFF, PXL_CHANGE, PT_ON, PT_OFF, PT_CHANGE, LINE,
+    HORIZONTAL, VERTICAL, CIRCLE, STORE_PIC, RECALL_PIC, STORE_GDB, RECALL_GDB, RADIAN, DEGREE,
+    FLOAT, FIX, NORMAL, SCI, ENG, FUNC, ZSTANDARD, RAND,
+];
+
 /// The random generator's seeds (spec §7.2).
 const SEED1: u16 = 0x8BB8;
 const SEED2: u16 = 0x8BC1;
@@ -61,6 +71,18 @@ pub struct Modes {
     pub labels: bool,
     /// `Fix n` (None = Float).
     pub fix: Option<u8>,
+    /// Normal, Sci or Eng.
+    pub notation: Notation,
+}
+
+impl Modes {
+    /// How numbers are written in these modes.
+    pub fn format(&self) -> NumFormat {
+        NumFormat {
+            notation: self.notation,
+            fix: self.fix,
+        }
+    }
 }
 
 impl Default for Modes {
@@ -71,6 +93,7 @@ impl Default for Modes {
             grid: false,
             labels: false,
             fix: None,
+            notation: Notation::Normal,
         }
     }
 }
@@ -84,6 +107,8 @@ pub struct OsState {
     pub scroll_pending: bool,
     /// The screen changed since it was last pushed to the LCD.
     pub dirty: bool,
+    /// How the last home-screen entry's answer is shown (`►Frac`, `►DMS`).
+    pub entry_shown: crate::conv::Form,
     /// Where recently used variables' VAT entries were (a hint, always re-checked).
     pub vat_hints: Vec<(VarType, VarName, u16)>,
 }
@@ -109,12 +134,8 @@ fn real_of(f: TiFloat) -> Real {
 }
 
 /// A number as the calculator shows it, in display character codes.
-pub fn number_codes(r: Real, fix: Option<u8>) -> Vec<u8> {
-    let r = match fix {
-        Some(d) => r.round(d),
-        None => r,
-    };
-    let text = tf(r).format(FloatStyle::CALC);
+pub fn number_codes(r: Real, f: NumFormat) -> Vec<u8> {
+    let text = display::real_text(r, f);
     font::encode(&text).unwrap_or_else(|_| text.bytes().collect())
 }
 
@@ -125,35 +146,64 @@ pub fn string_codes(tokens: &[u8]) -> Vec<u8> {
 }
 
 /// A value as one line of display characters, and whether it is right-aligned.
-pub fn value_codes(v: &Value, fix: Option<u8>) -> (Vec<u8>, bool) {
+pub fn value_codes(v: &Value, f: NumFormat) -> (Vec<u8>, bool) {
     match v {
         Value::Str(s) => (string_codes(s), false),
-        Value::Real(r) => (number_codes(*r, fix), true),
+        Value::Real(r) => (number_codes(*r, f), true),
         Value::List(l) => {
             let mut out = vec![b'{'];
             for (i, x) in l.iter().enumerate() {
                 if i > 0 {
                     out.push(b' ');
                 }
-                out.extend(number_codes(*x, fix));
+                out.extend(number_codes(*x, f));
             }
             out.push(b'}');
             (out, true)
         }
         Value::Matrix(m) => {
-            let mut out = vec![font::code_for('[').unwrap_or(b'[')];
-            for r in 0..m.rows.min(1) {
-                out.push(font::code_for('[').unwrap_or(b'['));
-                for c in 0..m.cols {
-                    if c > 0 {
-                        out.push(b' ');
-                    }
-                    out.extend(number_codes(m.data[r * m.cols + c], fix));
-                }
-                out.push(b']');
-            }
-            (out, false)
+            let first = display::matrix_lines(m.rows, m.cols, &m.data, f)
+                .into_iter()
+                .next()
+                .unwrap_or_default();
+            (font::encode(&first).unwrap_or_default(), false)
         }
+    }
+}
+
+/// A value as the lines `Disp` writes: one for a real, a list or a text, one per row for a
+/// matrix (each line with whether it is right-aligned); reals and list elements as fractions
+/// or degrees-minutes-seconds when `shown` says so (crate::conv).
+pub fn value_lines(v: &Value, f: NumFormat, shown: Form) -> Vec<(Vec<u8>, bool)> {
+    let one = |x: Real| -> Vec<u8> {
+        let text = match shown {
+            Form::Decimal => None,
+            Form::Frac => conv::frac_text(x),
+            Form::Dms => conv::dms_text(x, f).ok(),
+        };
+        match text {
+            Some(t) => font::encode(&t).unwrap_or_default(),
+            None => number_codes(x, f),
+        }
+    };
+    match (v, shown) {
+        (Value::Matrix(m), _) => display::matrix_lines(m.rows, m.cols, &m.data, f)
+            .into_iter()
+            .map(|l| (font::encode(&l).unwrap_or_default(), false))
+            .collect(),
+        (Value::Real(x), Form::Frac | Form::Dms) => vec![(one(*x), true)],
+        (Value::List(l), Form::Frac | Form::Dms) => {
+            let mut out = vec![b'{'];
+            for (i, x) in l.iter().enumerate() {
+                if i > 0 {
+                    out.push(b' ');
+                }
+                out.extend(one(*x));
+            }
+            out.push(b'}');
+            vec![(out, true)]
+        }
+        (other, _) => vec![value_codes(other, f)],
     }
 }
 
@@ -442,7 +492,8 @@ impl<'a> Os<'a> {
             row = screen::ROWS - 1;
             self.st.scroll_pending = false;
         }
-        let line = screen::fit_line(codes, right);
+        // Anything longer than a line is cut and ends in `…` (spec §8.6).
+        let line = screen::fit_line(codes, true);
         screen::clear_row(ram, row);
         let col = if right { screen::COLS - line.len() } else { 0 };
         screen::write_at(ram, row, col, &line);
@@ -464,7 +515,7 @@ impl<'a> Os<'a> {
     }
 
     fn text_codes(&self, v: &Value) -> Vec<u8> {
-        value_codes(v, self.st.modes.fix).0
+        value_codes(v, self.st.modes.format()).0
     }
 }
 
@@ -558,23 +609,15 @@ impl Env for Os<'_> {
     }
 
     fn rand(&mut self) -> Real {
-        // L'Ecuyer's combined generator, the TI-8x family's `rand` (seeds at 8BB8h/8BC1h).
-        const M1: i64 = 2_147_483_563;
-        const M2: i64 = 2_147_483_399;
-        let s1 = self.read_real_at(SEED1).to_i64_exact().unwrap_or(12345);
-        let s2 = self.read_real_at(SEED2).to_i64_exact().unwrap_or(67890);
-        let s1 = if (1..M1).contains(&s1) { s1 } else { 12345 };
-        let s2 = if (1..M2).contains(&s2) { s2 } else { 67890 };
-        let s1 = (40014 * s1) % M1;
-        let s2 = (40692 * s2) % M2;
-        self.write_real_at(SEED1, Real::from_i64(s1));
-        self.write_real_at(SEED2, Real::from_i64(s2));
-        let mut z = s1 - s2;
-        if z < 1 {
-            z += M1 - 1;
-        }
+        let seeds = (
+            self.read_real_at(SEED1).to_i64_exact(),
+            self.read_real_at(SEED2).to_i64_exact(),
+        );
+        let (seeds, r) = rand::next(seeds);
+        self.write_real_at(SEED1, Real::from_i64(seeds.0));
+        self.write_real_at(SEED2, Real::from_i64(seeds.1));
         self.charge_t(UNIT_T * 20);
-        Real::from_f64(z as f64 * 4.656613e-10).unwrap_or(Real::ZERO)
+        r
     }
 
     fn pixel(&mut self, row: i64, col: i64) -> Result<bool, ErrorKind> {
@@ -715,9 +758,18 @@ impl Sys for Os<'_> {
     }
 
     fn disp(&mut self, v: &Value) -> Result<(), ErrorKind> {
-        let (codes, right) = value_codes(v, self.st.modes.fix);
-        self.home_line(&codes, right);
+        self.disp_shown(v, Form::Decimal)
+    }
+
+    fn disp_shown(&mut self, v: &Value, shown: Form) -> Result<(), ErrorKind> {
+        for (codes, right) in value_lines(v, self.st.modes.format(), shown) {
+            self.home_line(&codes, right);
+        }
         Ok(())
+    }
+
+    fn entry_shown(&mut self, shown: Form) {
+        self.st.entry_shown = shown;
     }
 
     fn output(&mut self, row: i64, col: i64, v: &Value) -> Result<(), ErrorKind> {
@@ -899,14 +951,28 @@ impl Sys for Os<'_> {
                     vat::set_selected(self.ram_mut(), &name, on).map_err(vat_err)?;
                 }
             }
+            (RAND, 1) => {
+                // `n→rand`: seeds from n, and n is the answer, as any store.
+                let n = args[0].real()?;
+                let (s1, s2) = rand::seeds(n);
+                self.write_real_at(SEED1, Real::from_i64(s1));
+                self.write_real_at(SEED2, Real::from_i64(s2));
+                self.set_ans(Value::Real(n))?;
+            }
             (RADIAN, 0) => self.st.modes.degrees = false,
             (DEGREE, 0) => self.st.modes.degrees = true,
             (FLOAT, 0) => self.st.modes.fix = None,
             (FIX, 1) => self.st.modes.fix = Some(int_arg(args[0].real()?, 0, 9)? as u8),
-            (NORMAL | FUNC, 0) => {}
+            (NORMAL, 0) => self.st.modes.notation = Notation::Normal,
+            (SCI, 0) => self.st.modes.notation = Notation::Sci,
+            (ENG, 0) => self.st.modes.notation = Notation::Eng,
+            (FUNC, 0) => {}
             (ZSTANDARD, 0) => {
                 self.zstandard();
             }
+            // A command this runtime knows, with the wrong number of arguments.
+            (PREFIX_FORMAT, _) if tok2 <= FORMAT_LABEL_OFF => return Err(ErrorKind::Argument),
+            _ if KNOWN_COMMANDS.contains(&tok) => return Err(ErrorKind::Argument),
             _ => return Err(unsupported()),
         }
         Ok(Step::Continue)

@@ -350,6 +350,10 @@ impl<'a> Parser<'a> {
             _ => {
                 let e = self.expr()?;
                 if self.eat(STORE) {
+                    if self.eat(RAND) {
+                        // `n→rand` seeds the generator (crate::rand).
+                        return self.finish(Stmt::Command(RAND, 0, vec![e]));
+                    }
                     let t = self.target()?;
                     self.finish(Stmt::Store(e, t))
                 } else {
@@ -472,7 +476,18 @@ impl<'a> Parser<'a> {
         self.enter()?;
         let e = self.binary_level(0);
         self.leave();
-        e
+        Ok(self.conversion(e?))
+    }
+
+    /// `►Frac`, `►DMS`, `►Dec` end an expression and apply to all of it (`1/3►Frac`).
+    fn conversion(&mut self, e: Expr) -> Expr {
+        match self.peek() {
+            Some(op @ (TO_DMS | TO_DEC | TO_FRAC)) => {
+                self.bump();
+                Expr::Postfix(op, Box::new(e))
+            }
+            _ => e,
+        }
     }
 
     /// The left-to-right binary operator levels (EOS levels 6 to 11), operands from the next
@@ -596,7 +611,41 @@ impl<'a> Parser<'a> {
         {
             self.bump();
             self.operator()?;
+            if op == DEGREE_MARK {
+                e = self.dms_entry(e)?;
+            }
             e = Expr::Postfix(op, Box::new(e));
+        }
+        Ok(e)
+    }
+
+    /// After `D°`: the minutes `M'` and seconds `S"` of a degrees-minutes-seconds entry, if
+    /// they follow; the angle in degrees is D + M/60 + S/3600.
+    fn dms_entry(&mut self, d: Expr) -> PResult<Expr> {
+        let part = |p: &mut Self, mark: u8, per: i64, e: Expr| -> Option<Expr> {
+            let at = p.pos;
+            match p.peek() {
+                Some(b) if (DIGIT_0..=DIGIT_9).contains(&b) || b == DECIMAL_POINT => {}
+                _ => return None,
+            }
+            let n = p.number().ok()?;
+            if !p.eat(mark) {
+                p.pos = at;
+                return None;
+            }
+            let scaled = Expr::Binary(
+                DIVIDE,
+                Box::new(n),
+                Box::new(Expr::Num(Real::from_i64(per))),
+            );
+            Some(Expr::Binary(PLUS, Box::new(e), Box::new(scaled)))
+        };
+        let mut e = d;
+        if let Some(m) = part(self, APOSTROPHE, 60, e.clone()) {
+            e = m;
+        }
+        if let Some(s) = part(self, QUOTE, 3600, e.clone()) {
+            e = s;
         }
         Ok(e)
     }

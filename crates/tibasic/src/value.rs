@@ -57,6 +57,14 @@ pub enum ErrorKind {
     Mode,
     WindowRange,
     Link,
+    /// A calculus function inside another's expression.
+    IllegalNest,
+    /// `solve(`'s guess outside its bounds, or bounds the wrong way round.
+    Bound,
+    /// `fnInt(` could not meet its tolerance.
+    TolNotMet,
+    /// `solve(` found no sign change.
+    NoSignChange,
     /// A command or function this runtime does not implement, by its token text.
     Unsupported(String),
 }
@@ -84,6 +92,10 @@ impl ErrorKind {
             ErrorKind::Mode => "MODE",
             ErrorKind::WindowRange => "WINDOW RANGE",
             ErrorKind::Link => "TRANSMISSION",
+            ErrorKind::IllegalNest => "ILLEGAL NEST",
+            ErrorKind::Bound => "BOUND",
+            ErrorKind::TolNotMet => "TOL NOT MET",
+            ErrorKind::NoSignChange => "NO SIGN CHNG",
             ErrorKind::Unsupported(_) => "UNSUPPORTED",
         }
     }
@@ -112,6 +124,10 @@ impl ErrorKind {
             ErrorKind::Mode,
             ErrorKind::WindowRange,
             ErrorKind::Link,
+            ErrorKind::IllegalNest,
+            ErrorKind::Bound,
+            ErrorKind::TolNotMet,
+            ErrorKind::NoSignChange,
         ];
         all.into_iter()
             .find(|k| k.to_string() == text)

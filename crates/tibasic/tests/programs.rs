@@ -15,10 +15,12 @@
 //!
 //! Script steps: `run:NAME` starts a program from the PRGM menu, `wait:MS` runs that many
 //! emulated milliseconds, `on` taps ON, `snap` records the home screen (text shadow) there and
-//! `shot` the glass (LCD text art), anything else is a key name (`ENTER`, `2nd`, `7`,
+//! `shot` the glass (LCD text art), `look` the glass read back as text (8 lines of 16 large-font
+//! characters, `?` for a cell that is no glyph), anything else is a key name (`ENTER`, `2nd`, `7`,
 //! `ALPHA`...) tapped with human pacing. After the script the calculator runs until the program
 //! has finished (at most a minute of emulated time). `check:` lists the screens recorded besides
-//! the home screen (`graph`: the graph buffer at 88B8h, `lcd`: what the glass shows).
+//! the home screen (`graph`: the graph buffer at 88B8h, `lcd`: what the glass shows, `screen`:
+//! the glass read back as text).
 //!
 //! `BLESS=1 cargo test -p tibasic --test programs` rewrites everything after the header.
 
@@ -65,6 +67,9 @@ fn step(calc: &mut Calc, s: &str, errors: &mut Vec<String>, snaps: &mut String) 
     if s == "snap" {
         let n = snaps.matches("== snap").count() + 1;
         writeln!(snaps, "== snap {n}: home ==\n{}", home_text(calc.ram())).unwrap();
+    } else if s == "look" {
+        let n = snaps.matches("== snap").count() + 1;
+        writeln!(snaps, "== snap {n}: screen ==\n{}", screen_text(calc)).unwrap();
     } else if s == "shot" {
         let n = snaps.matches("== snap").count() + 1;
         writeln!(snaps, "== snap {n}: lcd ==\n{}", calc.lcd().to_text()).unwrap();
@@ -199,6 +204,17 @@ fn art(bits: &[u8]) -> String {
     s
 }
 
+/// The glass read back as 8 lines of 16 large-font characters (`?` for a cell that is no
+/// glyph): what the user sees, whatever drew it.
+fn screen_text(calc: &Calc) -> String {
+    let screen = calc.lcd();
+    let mut s = String::new();
+    for line in tibasic::glass::read(|x, y| screen.pixel(x, y)) {
+        writeln!(s, "|{line}|").unwrap();
+    }
+    s
+}
+
 fn home_text(ram: &[u8]) -> String {
     let shadow = &ram[0x8F..0x8F + 128];
     let mut s = String::new();
@@ -264,6 +280,9 @@ fn run_group(name: &str) -> (String, String) {
     if checks.iter().any(|c| c == "graph") {
         writeln!(out, "== graph ==\n{}", art(tibasic::screen::plot(ram))).unwrap();
     }
+    if checks.iter().any(|c| c == "screen") {
+        writeln!(out, "== screen ==\n{}", screen_text(&calc)).unwrap();
+    }
     if checks.iter().any(|c| c == "lcd") {
         writeln!(out, "== lcd ==\n{}", calc.lcd().to_text()).unwrap();
     }
@@ -322,9 +341,45 @@ fn every_group_is_tested() {
     assert_eq!(names, GROUPS);
 }
 
-const GROUPS: [&str; 10] = [
-    "axes", "control", "errors", "getkey", "graph", "home", "link", "lists", "math", "reals",
+const GROUPS: [&str; 17] = [
+    "axes", "calculus", "compare", "control", "conv", "domain", "errors", "getkey", "graph",
+    "home", "link", "lists", "math", "matrix", "modes", "rand", "reals",
 ];
+
+#[test]
+fn group_compare() {
+    check("compare");
+}
+
+#[test]
+fn group_domain() {
+    check("domain");
+}
+
+#[test]
+fn group_calculus() {
+    check("calculus");
+}
+
+#[test]
+fn group_matrix() {
+    check("matrix");
+}
+
+#[test]
+fn group_rand() {
+    check("rand");
+}
+
+#[test]
+fn group_conv() {
+    check("conv");
+}
+
+#[test]
+fn group_modes() {
+    check("modes");
+}
 
 #[test]
 fn group_control() {

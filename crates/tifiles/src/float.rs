@@ -4,6 +4,9 @@
 
 use std::fmt;
 
+use crate::display::{self, NumFormat};
+use crate::real::Real;
+
 /// Errors from building or parsing a [`TiFloat`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FloatError {
@@ -164,26 +167,18 @@ impl TiFloat {
         Ok(TiFloat(b))
     }
 
-    /// Whole number in range ±(10^14 − 1) as a float (exact).
+    /// A whole number as a float (exact up to 14 digits, rounded half away from zero
+    /// beyond), through [`Real`], the one 14-digit implementation.
     pub fn from_i64(v: i64) -> TiFloat {
-        let neg = v < 0;
-        let mut m = v.unsigned_abs();
-        if m == 0 {
-            return TiFloat::ZERO;
-        }
-        let mut rev = Vec::with_capacity(20);
-        while m > 0 {
-            rev.push((m % 10) as u8);
-            m /= 10;
-        }
-        rev.reverse();
-        let exp = rev.len() as i32 - 1;
-        // Rounds to 14 digits through the text parser's rule for long values.
-        round_and_build(neg, exp, &rev).unwrap_or(TiFloat::ZERO)
+        TiFloat(Real::from_i64(v).to_bcd())
     }
 
-    /// The value as an `f64` (helper; not exact for every 14-digit value).
+    /// The value as an `f64` (helper; not exact for every 14-digit value). Malformed data
+    /// reads as its digits taken as they are.
     pub fn to_f64(self) -> f64 {
+        if let Ok(r) = Real::from_bcd(self.0) {
+            return r.to_f64();
+        }
         let mut m = 0f64;
         for d in self.digits() {
             m = m * 10.0 + f64::from(d);
@@ -196,12 +191,14 @@ impl TiFloat {
         }
     }
 
-    /// Nearest real to an `f64`, rounded to 14 digits through its decimal text.
+    /// Nearest real to an `f64`, rounded to 14 digits (through [`Real`]).
     pub fn from_f64(v: f64) -> Result<TiFloat, FloatError> {
         if !v.is_finite() {
             return Err(FloatError::NotFinite);
         }
-        format!("{v:.13e}").parse()
+        Real::from_f64(v)
+            .map(|r| TiFloat(r.to_bcd()))
+            .map_err(|_| FloatError::Overflow(100))
     }
 
     /// Integer value if this is a whole number that fits an `i64`.
@@ -226,72 +223,19 @@ impl TiFloat {
 
     /// Text as the calculator shows it in Float mode (spec 8.6): 10 significant
     /// digits, no leading zero, trailing zeros dropped, scientific from 1ᴇ10 up
-    /// and below 1ᴇ⁻3.
+    /// and below 1ᴇ⁻3. The runtime's one formatter ([`crate::display`]) writes it; `style`
+    /// only chooses the negative sign and exponent mark.
     pub fn format(self, style: FloatStyle) -> String {
-        let mut out = String::new();
         if self.is_zero() {
             return "0".into();
         }
-        let raw = self.digits();
-        if raw.iter().any(|&d| d > 9) {
+        match Real::from_bcd(self.0) {
+            Ok(r) => display::real_text(r, NumFormat::FLOAT)
+                .replace('\u{207B}', style.minus)
+                .replace('\u{1D07}', style.exp),
             // Malformed BCD: show the raw bytes rather than a made-up value.
-            return format!("<bad real {}>", hex(&self.0));
+            Err(_) => format!("<bad real {}>", hex(&self.0)),
         }
-        let neg = self.is_negative();
-        let e0 = self.exponent();
-        // Positional notation shows at most 10 digit places; for |x| < 1 the
-        // zeros after the point use some of them (.0012345679). [I]
-        let (digits, e) = if (-3..=9).contains(&e0) {
-            let places = if e0 < 0 { (11 + e0) as usize } else { 10 };
-            let (d, e) = round_digits(&raw, e0, places);
-            if (-3..=9).contains(&e) {
-                (d, e)
-            } else {
-                round_digits(&raw, e0, 10)
-            }
-        } else {
-            round_digits(&raw, e0, 10)
-        };
-        let sig = digits.iter().rposition(|&d| d != 0).map_or(1, |p| p + 1);
-        if neg {
-            out.push_str(style.minus);
-        }
-        if (-3..=9).contains(&e) {
-            if e < 0 {
-                out.push('.');
-                for _ in 0..(-e - 1) {
-                    out.push('0');
-                }
-                for &d in &digits[..sig] {
-                    out.push((b'0' + d) as char);
-                }
-            } else {
-                let int_len = e as usize + 1;
-                for i in 0..int_len {
-                    out.push((b'0' + digits.get(i).copied().unwrap_or(0)) as char);
-                }
-                if sig > int_len {
-                    out.push('.');
-                    for &d in &digits[int_len..sig] {
-                        out.push((b'0' + d) as char);
-                    }
-                }
-            }
-        } else {
-            out.push((b'0' + digits[0]) as char);
-            if sig > 1 {
-                out.push('.');
-                for &d in &digits[1..sig] {
-                    out.push((b'0' + d) as char);
-                }
-            }
-            out.push_str(style.exp);
-            if e < 0 {
-                out.push_str(style.minus);
-            }
-            out.push_str(&e.unsigned_abs().to_string());
-        }
-        out
     }
 
     /// Exact decimal text of all 14 digits (`-3.1415926535898E0` style, ASCII),
@@ -316,37 +260,6 @@ impl TiFloat {
         s.push_str(&format!("E{}", self.exponent()));
         s
     }
-}
-
-/// Round `digits` (value d₁.d₂… × 10^e) to `n` significant digits, half up.
-fn round_digits(digits: &[u8; 14], e: i32, n: usize) -> ([u8; 14], i32) {
-    let mut d = *digits;
-    let n = n.min(14);
-    if n < 14 {
-        let up = d[n] >= 5;
-        for x in d[n..].iter_mut() {
-            *x = 0;
-        }
-        if up {
-            let mut i = n;
-            loop {
-                if i == 0 {
-                    // carry out of the first digit: 9.99… → 10.0…
-                    d = [0; 14];
-                    d[0] = 1;
-                    return (d, e + 1);
-                }
-                i -= 1;
-                if d[i] == 9 {
-                    d[i] = 0;
-                } else {
-                    d[i] += 1;
-                    break;
-                }
-            }
-        }
-    }
-    (d, e)
 }
 
 /// Round arbitrary many significant digits (first non-zero) to 14, half up, build.

@@ -27,9 +27,11 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod display;
 pub mod file;
 pub mod float;
 pub mod fuzz;
+pub mod real;
 pub mod tokens;
 pub mod uue;
 pub mod var;
