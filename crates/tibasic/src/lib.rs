@@ -1,6 +1,8 @@
 //! The built-in TI-BASIC runtime: runs TI-82 programs without a ROM.
 
 pub mod ast;
+pub mod calibration;
+pub mod cost;
 pub mod eval;
 pub mod firmware;
 pub mod font;
