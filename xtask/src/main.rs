@@ -9,6 +9,7 @@ mod bench;
 mod bench_basic;
 mod bench_machine;
 mod bench_solver;
+mod calibrate;
 mod cpm;
 mod fuse;
 mod fuzz;
@@ -39,6 +40,12 @@ enum Command {
     BenchZ80,
     /// Benchmark the built-in TI-BASIC runtime against real-TI-82 time.
     BenchBasic,
+    /// Time the published real-calculator programs on the runtime and compare (worst ratio
+    /// last); `--write` regenerates the calibration section of docs/tibasic.md.
+    Calibrate {
+        #[arg(long)]
+        write: bool,
+    },
     /// Benchmark the whole TI-82 machine against the bare core on the same workload.
     BenchMachine,
     /// Benchmark the exact MANCALA solver: nodes per second and the largest board solved.
@@ -97,6 +104,7 @@ fn main() -> Result<()> {
         Command::BenchZ80 => bench::run(),
         Command::BenchMachine => bench_machine::run(),
         Command::BenchBasic => bench_basic::run(),
+        Command::Calibrate { write } => calibrate::run(write),
         Command::BenchSolver {
             boards,
             table_bits,

@@ -93,13 +93,21 @@ pub fn load_file(path: &Path) -> Result<Vec<Variable>, HarnessError> {
 }
 
 /// Holds `k` for a moment and lets go, like a quick player (30 ms down, 30 ms up: three key
-/// scans each way).
+/// scans each way), then waits until the screen has shown the key's effect and settled
+/// ([`KEY_QUIET_MS`]), as a player watches the arrow move before pressing again: at a real
+/// TI-82's pace a program takes a noticeable time to handle a key, and a key pressed while it is
+/// busy replaces the one before it in the keypad buffer.
 pub fn press(calc: &mut Calc, k: Key) {
     calc.press(k);
     calc.run_for(30 * MS);
     calc.release(k);
     calc.run_for(30 * MS);
+    settle(calc, KEY_QUIET_MS, 10_000);
 }
+
+/// How long the screen (less the run indicator) and `L1` must stay unchanged after a key before
+/// [`press`] returns.
+pub const KEY_QUIET_MS: u64 = 200;
 
 /// Runs until neither the LCD (less the run indicator's corner) nor `L1` has changed for
 /// `quiet` ms, or `limit` ms passed. Returns false on the limit.

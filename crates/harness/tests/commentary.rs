@@ -275,6 +275,10 @@ fn press(calc: &mut Calc, c: &mut MancalaCommentator, k: Key) {
     run(calc, c, 30);
     calc.release(k);
     run(calc, c, 30);
+    // As `ti82_harness::press`: let the program show the key's effect before the next one.
+    settle_watching(calc, ti82_harness::KEY_QUIET_MS, 10_000, &mut |calc| {
+        c.observe(calc)
+    });
 }
 
 #[test]
@@ -285,7 +289,8 @@ fn real_mancala_game_on_the_builtin_runtime() {
     run(calc, &mut c, 200);
     assert_eq!(c.line(), None, "the main menu: no game yet");
     press(calc, &mut c, Key::K1);
-    run(calc, &mut c, 2_000);
+    // At a real TI-82's pace the board takes a while to draw: wait for it, as a player does.
+    assert!(settle_watching(calc, 300, 60_000, &mut |calc| c.observe(calc)));
     assert_eq!(
         c.line().as_deref(),
         Some("new game, 4 rocks a hole | P1 to move")

@@ -31,8 +31,8 @@ pub trait Env {
     /// `pxl-Test(row,col)` on the graph screen.
     fn pixel(&mut self, row: i64, col: i64) -> Result<bool, ErrorKind>;
     fn degrees(&self) -> bool;
-    /// Charge `n` cost units of evaluation work (see the cost model).
-    fn charge(&mut self, _units: u32) {}
+    /// Charge `t` T-states of evaluation work (see `crate::cost`).
+    fn charge(&mut self, _t: u64) {}
 }
 
 pub(crate) fn math(e: MathError) -> ErrorKind {
@@ -61,7 +61,7 @@ fn truth(b: bool) -> Real {
 
 /// Evaluates `e`.
 pub fn eval<E: Env>(env: &mut E, e: &Expr) -> Result<Value, ErrorKind> {
-    env.charge(1);
+    env.charge(crate::cost::node(e));
     Ok(match e {
         Expr::Num(r) => Value::Real(*r),
         Expr::Var(v) => Value::Real(env.real(*v)?),
@@ -180,7 +180,7 @@ fn map2(
 
 fn prefix<E: Env>(env: &mut E, op: u8, v: Value) -> Result<Value, ErrorKind> {
     let deg = env.degrees();
-    env.charge(4);
+    env.charge(crate::cost::PREFIX_FN);
     match op {
         NEGATE => match v {
             Value::Matrix(mut m) => {
@@ -293,7 +293,7 @@ fn determinant(m: &Matrix) -> Result<Real, ErrorKind> {
 
 fn postfix<E: Env>(env: &mut E, op: u8, v: Value) -> Result<Value, ErrorKind> {
     let deg = env.degrees();
-    env.charge(3);
+    env.charge(crate::cost::POSTFIX_OP);
     match op {
         SQUARE => match v {
             Value::Matrix(m) => Ok(Value::Matrix(mat_mul(&m, &m)?)),
@@ -470,7 +470,7 @@ fn list_arg(v: Value) -> Result<Vec<Real>, ErrorKind> {
 }
 
 fn call<E: Env>(env: &mut E, f: u8, args: &[Expr]) -> Result<Value, ErrorKind> {
-    env.charge(4);
+    env.charge(crate::cost::CALL_FN);
     if f == SEQ {
         return seq(env, args);
     }

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use crate::ast::{Expr, Label, Line, Stmt, Target};
 use crate::conv::Form;
+use crate::cost;
 use crate::eval::{eval, int_arg, math, Env};
 use crate::parse::compile;
 use crate::real::Real;
@@ -266,7 +267,7 @@ impl Interp {
             return Ok(());
         };
         let stmt = &line.stmt;
-        sys.charge(10);
+        sys.charge(cost::statement(stmt));
         match stmt {
             Stmt::Empty | Stmt::Lbl(_) => self.advance(),
             Stmt::SyntaxError => return Err(ErrorKind::Syntax),
@@ -299,6 +300,7 @@ impl Interp {
                     } else {
                         // Skip to the matching Else (run its part) or End (skip it too).
                         let (at, is_else) = skip_block(&lines, pc + 2, true);
+                        sys.charge(cost::SKIP_LINE * (at - pc - 1) as u64);
                         if is_else {
                             push_block(f, Block::Then)?;
                         }
@@ -306,6 +308,9 @@ impl Interp {
                     }
                 } else {
                     f.pc = if c { pc + 1 } else { pc + 2 };
+                    if !c {
+                        sys.charge(cost::SKIP_LINE);
+                    }
                 }
             }
             Stmt::Then => return Err(ErrorKind::Syntax),
@@ -316,6 +321,7 @@ impl Interp {
                     Some(Block::Then) => {
                         let (at, _) = skip_block(&lines, pc + 1, false);
                         f.pc = at + 1;
+                        sys.charge(cost::SKIP_LINE * (at - pc) as u64);
                     }
                     _ => return Err(ErrorKind::Syntax),
                 }
@@ -352,6 +358,7 @@ impl Interp {
                 } else {
                     let (at, _) = skip_block(&lines, pc + 1, false);
                     f.pc = at + 1;
+                    sys.charge(cost::SKIP_LINE * (at - pc) as u64);
                 }
             }
             Stmt::While(cond) => {
@@ -363,6 +370,7 @@ impl Interp {
                 } else {
                     let (at, _) = skip_block(&lines, pc + 1, false);
                     f.pc = at + 1;
+                    sys.charge(cost::SKIP_LINE * (at - pc) as u64);
                 }
             }
             Stmt::Repeat(_) => {
@@ -370,7 +378,12 @@ impl Interp {
                 push_block(f, Block::Repeat { line: pc })?;
                 f.pc = pc + 1;
             }
-            Stmt::Goto(l) => self.goto(*l)?,
+            Stmt::Goto(l) => {
+                self.goto(*l)?;
+                // The OS reads the program from its top up to the label.
+                let label_at = self.frame().map_or(0, |f| f.lines[f.pc - 1].offset);
+                sys.charge(cost::LABEL_SEARCH + cost::LABEL_BYTE * u64::from(label_at));
+            }
             Stmt::IsGt(var, limit) | Stmt::DsLt(var, limit) => {
                 let inc = matches!(stmt, Stmt::IsGt(..));
                 let limit = eval(sys, limit)?.real()?;
@@ -536,6 +549,7 @@ impl Interp {
                 end,
                 step,
             }) => {
+                sys.charge(cost::FOR_STEP);
                 let v = sys.real(var)?.add(step).map_err(math)?;
                 sys.set_real(var, v)?;
                 let f = self.frames.last_mut().expect("frame exists");

@@ -2,7 +2,9 @@
 
 pub mod ast;
 pub mod calculus;
+pub mod calibration;
 pub mod conv;
+pub mod cost;
 pub mod display;
 pub mod eval;
 pub mod firmware;

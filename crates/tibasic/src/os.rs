@@ -11,6 +11,7 @@ use tifiles::vat;
 use crate::ast::Target;
 use crate::conv::{self, Form};
 use crate::display::{self, Notation, NumFormat};
+use crate::cost;
 use crate::eval::{int_arg, Env};
 use crate::font;
 use crate::interp::{Step, Sys};
@@ -20,15 +21,6 @@ use crate::real::Real;
 use crate::screen::{self, Ink};
 use crate::token::*;
 use crate::value::{ErrorKind, Matrix, Value, MAX_DIM, MAX_LIST};
-
-/// T-states charged per unit of evaluation work (see `docs/tibasic.md`, cost model).
-pub const UNIT_T: u64 = 600;
-/// T-states per graph-buffer pixel drawn by a line, circle or point command.
-pub const PIXEL_T: u64 = 90;
-/// T-states per small-font glyph drawn by `Text(`.
-pub const GLYPH_T: u64 = 1500;
-/// T-states to clear or copy a whole 768-byte screen buffer.
-pub const BUFFER_T: u64 = 768 * 30;
 
 /// Window variables kept in RAM at their OS addresses (spec §7.2, §3.8): token second
 /// byte → address.
@@ -131,6 +123,18 @@ fn tf(r: Real) -> TiFloat {
 
 fn real_of(f: TiFloat) -> Real {
     Real::from_bcd(f.to_bytes()).unwrap_or(Real::ZERO)
+}
+
+/// What formatting `v` for display costs, given the characters it produced: numbers pay a
+/// fixed part each and a part per character; text costs nothing here.
+fn format_cost(v: &Value, chars: usize) -> u64 {
+    let numbers = match v {
+        Value::Str(_) => return 0,
+        Value::Real(_) => 1,
+        Value::List(l) => l.len() as u64,
+        Value::Matrix(m) => (m.rows.min(1) * m.cols) as u64,
+    };
+    cost::NUMBER_FORMAT * numbers + cost::NUMBER_DIGIT * chars as u64
 }
 
 /// A number as the calculator shows it, in display character codes.
@@ -273,7 +277,7 @@ impl<'a> Os<'a> {
     }
 
     fn store_var(&mut self, name: VarName, data: VarData) -> Result<(), ErrorKind> {
-        self.charge_t(UNIT_T * 4);
+        self.charge_t(cost::VAT_CREATE);
         vat::store(self.ram_mut(), &Variable { name, data })
             .map(|_| ())
             .map_err(vat_err)
@@ -438,7 +442,7 @@ impl<'a> Os<'a> {
 
     /// ClrDraw: clears the drawing and redraws the axes (if on), as the OS redraws the graph.
     pub fn clear_draw(&mut self) {
-        self.charge_t(BUFFER_T);
+        self.charge_t(cost::CLR_DRAW);
         screen::plot_mut(self.ram_mut()).fill(0);
         if self.st.modes.axes {
             let (r0, c0) = self.to_pixel(Real::ZERO, Real::ZERO);
@@ -491,6 +495,7 @@ impl<'a> Os<'a> {
             screen::scroll(ram);
             row = screen::ROWS - 1;
             self.st.scroll_pending = false;
+            self.hw.now += cost::SCROLL;
         }
         // Anything longer than a line is cut and ends in `…` (spec §8.6).
         let line = screen::fit_line(codes, true);
@@ -503,7 +508,7 @@ impl<'a> Os<'a> {
         } else {
             screen::set_cursor(ram, row + 1, 0);
         }
-        self.charge_t(UNIT_T * 2 + 400 * line.len() as u64);
+        self.charge_t(cost::DISP + cost::HOME_CHAR * line.len() as u64);
     }
 
     fn pic_number(v: &Value) -> Result<u8, ErrorKind> {
@@ -514,8 +519,11 @@ impl<'a> Os<'a> {
         args.iter().map(|v| v.real()).collect()
     }
 
-    fn text_codes(&self, v: &Value) -> Vec<u8> {
-        value_codes(v, self.st.modes.format()).0
+    /// The display characters of a value, charging the number formatting.
+    fn text_codes(&mut self, v: &Value) -> Vec<u8> {
+        let codes = value_codes(v, self.st.modes.format()).0;
+        self.charge_t(format_cost(v, codes.len()));
+        codes
     }
 }
 
@@ -533,7 +541,7 @@ impl Env for Os<'_> {
         let name = VarName::from_bytes(&[var]);
         match self.find(VarType::Real, &name)? {
             Some(e) => {
-                self.charge_t(UNIT_T);
+                self.charge_t(cost::STORE_REAL);
                 self.set_var_real(u32::from(e.data_addr), v)
             }
             None => self.store_var(name, VarData::Real(tf(v))),
@@ -561,7 +569,7 @@ impl Env for Os<'_> {
     }
 
     fn list(&mut self, k: u8) -> Result<Vec<Real>, ErrorKind> {
-        self.charge_t(UNIT_T);
+        self.charge_t(cost::LIST_READ);
         match vat::read_list(self.ram(), k.saturating_add(1)).map_err(vat_err)? {
             Some(l) => Ok(l.into_iter().map(real_of).collect()),
             None => Err(ErrorKind::Undefined),
@@ -576,6 +584,7 @@ impl Env for Os<'_> {
         if i == 0 || i > n {
             return Err(ErrorKind::InvalidDim);
         }
+        self.charge_t(cost::LIST_ELEM);
         self.var_real(u32::from(e.data_addr) + 2 + 9 * (i as u32 - 1))
     }
 
@@ -604,7 +613,7 @@ impl Env for Os<'_> {
     }
 
     fn get_key(&mut self) -> u8 {
-        self.charge_t(UNIT_T);
+        self.charge_t(cost::GETKEY);
         keys::take_key(self.hw).map_or(0, keys::getkey_code)
     }
 
@@ -616,7 +625,7 @@ impl Env for Os<'_> {
         let (seeds, r) = rand::next(seeds);
         self.write_real_at(SEED1, Real::from_i64(seeds.0));
         self.write_real_at(SEED2, Real::from_i64(seeds.1));
-        self.charge_t(UNIT_T * 20);
+        self.charge_t(cost::RAND);
         r
     }
 
@@ -628,8 +637,8 @@ impl Env for Os<'_> {
         self.st.modes.degrees
     }
 
-    fn charge(&mut self, units: u32) {
-        self.hw.now += UNIT_T * u64::from(units);
+    fn charge(&mut self, t: u64) {
+        self.hw.now += t;
     }
 }
 
@@ -649,7 +658,7 @@ impl Sys for Os<'_> {
                 let n = entry.map_or(0, |e| usize::from(vat::word(self.ram(), e.data_addr)));
                 match entry {
                     Some(e) if i <= n => {
-                        self.charge_t(UNIT_T);
+                        self.charge_t(cost::STORE_ELEM);
                         self.set_var_real(u32::from(e.data_addr) + 2 + 9 * (i as u32 - 1), x)
                     }
                     // One past the end extends the list (spec §6.3).
@@ -723,6 +732,7 @@ impl Sys for Os<'_> {
             }),
             _ => return Ok(()),
         };
+        self.charge_t(cost::ANS_UPDATE);
         // Ans changes type freely: drop an Ans of another type first.
         let ty = data.var_type();
         for other in [VarType::Real, VarType::List, VarType::Matrix] {
@@ -753,7 +763,7 @@ impl Sys for Os<'_> {
     fn clr_home(&mut self) {
         screen::clear_home(self.ram_mut());
         self.st.scroll_pending = false;
-        self.charge_t(BUFFER_T);
+        self.charge_t(cost::CLR_HOME);
         self.show_home();
     }
 
@@ -762,7 +772,10 @@ impl Sys for Os<'_> {
     }
 
     fn disp_shown(&mut self, v: &Value, shown: Form) -> Result<(), ErrorKind> {
-        for (codes, right) in value_lines(v, self.st.modes.format(), shown) {
+        let lines = value_lines(v, self.st.modes.format(), shown);
+        let chars: usize = lines.iter().map(|(codes, _)| codes.len()).sum();
+        self.charge_t(format_cost(v, chars));
+        for (codes, right) in lines {
             self.home_line(&codes, right);
         }
         Ok(())
@@ -777,7 +790,7 @@ impl Sys for Os<'_> {
         let ram = self.hw.mem.ram_mut();
         let (r, c) = screen::write_at(ram, row as usize - 1, col as usize - 1, &codes);
         screen::set_cursor(ram, r, c);
-        self.charge_t(UNIT_T + 400 * codes.len() as u64);
+        self.charge_t(cost::OUTPUT + cost::HOME_CHAR * codes.len() as u64);
         self.show_home();
         Ok(())
     }
@@ -801,7 +814,7 @@ impl Sys for Os<'_> {
                 for v in &args[2..] {
                     codes.extend(self.text_codes(v));
                 }
-                self.charge_t(UNIT_T * 4 + GLYPH_T * codes.len() as u64);
+                self.charge_t(cost::TEXT + cost::GLYPH * codes.len() as u64);
                 let end = screen::text(screen::plot_mut(self.hw.mem.ram_mut()), r, c, &codes);
                 let ram = self.ram_mut();
                 ram[screen::off(screen::PEN_ROW)] = r as u8;
@@ -817,7 +830,7 @@ impl Sys for Os<'_> {
                     _ => Ink::Change,
                 };
                 screen::pixel(screen::plot_mut(self.hw.mem.ram_mut()), r, c, ink);
-                self.charge_t(UNIT_T * 2);
+                self.charge_t(cost::PXL);
                 self.show_graph();
             }
             (PT_ON | PT_OFF | PT_CHANGE, 2) => {
@@ -829,7 +842,7 @@ impl Sys for Os<'_> {
                     _ => Ink::Change,
                 };
                 screen::pixel(screen::plot_mut(self.hw.mem.ram_mut()), r, c, ink);
-                self.charge_t(UNIT_T * 4);
+                self.charge_t(cost::PT);
                 self.show_graph();
             }
             (LINE, 4 | 5) => {
@@ -842,7 +855,7 @@ impl Sys for Os<'_> {
                 let a = self.to_pixel(v[0], v[1]);
                 let b = self.to_pixel(v[2], v[3]);
                 let n = screen::line(screen::plot_mut(self.hw.mem.ram_mut()), a, b, ink);
-                self.charge_t(UNIT_T * 6 + PIXEL_T * u64::from(n));
+                self.charge_t(cost::LINE + cost::LINE_PIXEL * u64::from(n));
                 self.show_graph();
             }
             (HORIZONTAL, 1) => {
@@ -850,7 +863,7 @@ impl Sys for Os<'_> {
                 let (r, _) = self.to_pixel(Real::ZERO, y);
                 let buf = screen::plot_mut(self.hw.mem.ram_mut());
                 screen::line(buf, (r, 0), (r, screen::GRAPH_COLS - 1), Ink::On);
-                self.charge_t(UNIT_T * 4 + PIXEL_T * 95);
+                self.charge_t(cost::LINE + cost::LINE_PIXEL * 95);
                 self.show_graph();
             }
             (VERTICAL, 1) => {
@@ -858,7 +871,7 @@ impl Sys for Os<'_> {
                 let (_, c) = self.to_pixel(x, Real::ZERO);
                 let buf = screen::plot_mut(self.hw.mem.ram_mut());
                 screen::line(buf, (0, c), (screen::GRAPH_ROWS - 1, c), Ink::On);
-                self.charge_t(UNIT_T * 4 + PIXEL_T * 63);
+                self.charge_t(cost::LINE + cost::LINE_PIXEL * 63);
                 self.show_graph();
             }
             (CIRCLE, 3) => {
@@ -876,13 +889,13 @@ impl Sys for Os<'_> {
                     rx.min(4000.0) as i64,
                     ry.min(4000.0) as i64,
                 );
-                self.charge_t(UNIT_T * 10 + PIXEL_T * 4 * u64::from(n));
+                self.charge_t(cost::CIRCLE + cost::LINE_PIXEL * 4 * u64::from(n));
                 self.show_graph();
             }
             (STORE_PIC, 1) => {
                 let n = Self::pic_number(&args[0])?;
                 let pic = screen::plot(self.ram())[..tifiles::var::PICTURE_SIZE].to_vec();
-                self.charge_t(BUFFER_T);
+                self.charge_t(cost::STORE_PIC);
                 self.store_var(
                     VarName::from_bytes(&[PREFIX_PIC, n - 1]),
                     VarData::Picture(pic),
@@ -902,7 +915,7 @@ impl Sys for Os<'_> {
                 for (d, s) in buf.iter_mut().zip(pic.iter()) {
                     *d |= *s;
                 }
-                self.charge_t(BUFFER_T);
+                self.charge_t(cost::RECALL_PIC);
                 self.show_graph();
             }
             (STORE_GDB, 1) => {

@@ -113,7 +113,9 @@ fn get_with_nobody_answering_leaves_the_variable_unchanged() {
     let mut sa = start_keys(&a, "BUSY");
     sa.push((4_000, None));
     let mut sb = start_keys(&b, "PULL");
-    sb.push((4_000, None));
+    // Whether the busy side's holder answers the REQ before its program runs is a race of
+    // the two start-ups; when it does not, B's Get( fails 2 s after A leaves the cable (4 s).
+    sb.push((8_000, None));
     let (_a, b) = two_threads(a, b, sa, sb);
     assert_eq!(read_list(b.ram(), 1), Some(vec![Real::from_i64(9)]));
     assert!(text(&b).iter().any(|l| l.ends_with("9")), "{:?}", text(&b));
