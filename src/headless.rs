@@ -25,6 +25,8 @@ pub struct Headless {
     pub print_text: bool,
     /// Play one side of a CALC VS CALC game after the key script.
     pub play_cvc: Option<ti82_harness::CvcOptions>,
+    /// With a network cable: how fast to run (`None`: as fast as possible).
+    pub speed: Option<f64>,
 }
 
 impl Headless {
@@ -36,17 +38,21 @@ impl Headless {
             None => Vec::new(),
         };
         if let Some(net) = &mut m.net {
+            net.set_wall_budget(None);
+            net.set_pace(match self.speed {
+                Some(f) => netlink::Pace::Real(f),
+                None => netlink::Pace::Free,
+            });
             // Plug the cable in before anything runs, so both ends start together.
             let start = std::time::Instant::now();
             while !net.connected() {
-                let msgs = net.poll(&mut m.calc);
-                m.messages.extend(msgs);
+                net.poll(&mut m.calc);
+                m.messages.extend(net.take_messages());
+                if let Some(why) = net.refused() {
+                    anyhow::bail!("link refused: {why}");
+                }
                 if start.elapsed() > LINK_WAIT {
-                    anyhow::bail!(
-                        "no link peer at {} within {} s",
-                        net.addr,
-                        LINK_WAIT.as_secs()
-                    );
+                    anyhow::bail!("no link peer within {} s ({})", LINK_WAIT.as_secs(), net.status());
                 }
                 std::thread::sleep(std::time::Duration::from_millis(10));
             }
@@ -84,11 +90,36 @@ impl Headless {
 /// the main menu, plays with [`ti82_harness::CvcSide`] and prints what it verified. A
 /// divergence is printed and is an error (exit 1).
 fn play_cvc(m: &mut Machine, opts: ti82_harness::CvcOptions, out: &mut dyn Write) -> Result<()> {
-    if !ti82_harness::settle(&mut m.calc, 300, 60_000) {
+    let mut run = crate::netcable::Linked {
+        calc: &mut m.calc,
+        net: m.net.as_mut(),
+    };
+    if !ti82_harness::settle(&mut run, 300, 60_000) {
         anyhow::bail!("MANCALA's main menu did not appear");
     }
     let mut side = ti82_harness::CvcSide::new(opts)?;
-    match side.play(&mut m.calc) {
+    let played = side.play(&mut run);
+    if let Some(net) = &m.net {
+        if let Some(c) = net.clock(&m.calc) {
+            writeln!(
+                out,
+                "clock: {:.2} s emulated in {:.2} s wall ({:.2} % behind), held at real speed {:.2} s",
+                c.emulated_s,
+                c.wall_s,
+                c.behind_percent(),
+                net.held().as_secs_f64()
+            )
+            .context("stdout")?;
+        }
+        let s = net.stats();
+        writeln!(
+            out,
+            "link: {} packets sent, {} delivered, {} expired, {} cancelled, {} dropped",
+            s.sent, s.delivered, s.expired, s.cancelled, s.dropped
+        )
+        .context("stdout")?;
+    }
+    match played {
         Ok(r) => {
             writeln!(
                 out,
