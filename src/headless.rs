@@ -13,6 +13,9 @@ use crate::script::{self, Step};
 /// How long a headless run with `--link` waits for its peer (wall time).
 pub const LINK_WAIT: std::time::Duration = std::time::Duration::from_secs(15);
 
+/// Emulated ms a `--play-cvc` side waits for the other calculator over a network cable.
+pub const NET_PEER_LIMIT_MS: u64 = 3_600_000;
+
 /// What a headless run does after starting the calculator.
 #[derive(Clone, Debug, Default)]
 pub struct Headless {
@@ -98,6 +101,11 @@ fn play_cvc(m: &mut Machine, opts: ti82_harness::CvcOptions, out: &mut dyn Write
         anyhow::bail!("MANCALA's main menu did not appear");
     }
     let mut side = ti82_harness::CvcSide::new(opts)?;
+    if run.net.is_some() {
+        // At turbo speed a calculator can run minutes of emulated time while a packet
+        // crosses the network; the player's patience is the link's business here.
+        side = side.with_peer_limit_ms(NET_PEER_LIMIT_MS);
+    }
     let played = side.play(&mut run);
     if let Some(net) = &m.net {
         if let Some(c) = net.clock(&m.calc) {

@@ -140,6 +140,8 @@ pub struct CvcSide {
     opponent_moves: u64,
     /// `L1(16)` after the last verified move.
     count: i64,
+    /// Emulated ms to wait for the other calculator before giving up.
+    peer_limit_ms: u64,
 }
 
 fn digit(rocks: u8) -> Option<Key> {
@@ -187,7 +189,16 @@ impl CvcSide {
             own_moves: 0,
             opponent_moves: 0,
             count: 0,
+            peer_limit_ms: PEER_LIMIT_MS,
         })
+    }
+
+    /// How long (emulated ms) to wait for the other calculator before giving up (60 s unless
+    /// set). Over a network cable at turbo speed a calculator can run minutes of emulated
+    /// time while a packet crosses the network: there the limit is raised.
+    pub fn with_peer_limit_ms(mut self, ms: u64) -> CvcSide {
+        self.peer_limit_ms = ms.max(1);
+        self
     }
 
     /// Moves verified so far (this side's and the opponent's).
@@ -387,14 +398,14 @@ impl CvcSide {
     }
 
     fn check_wait(&self, calc: &Calc, waited: u64, what: &str) -> Result<(), HarnessError> {
-        if waited >= PEER_LIMIT_MS {
+        if waited >= self.peer_limit_ms {
             let expected = self.pos.map(|p| p.board().slots().to_vec());
             let actual = read_board(calc.ram()).map(|b| b.board);
             return Err(self.divergence(
                 calc,
                 expected.as_deref().unwrap_or(&[]),
                 actual.as_deref().unwrap_or(&[]),
-                &format!("{what} within {} s", PEER_LIMIT_MS / 1000),
+                &format!("{what} within {} s", self.peer_limit_ms / 1000),
             ));
         }
         Ok(())

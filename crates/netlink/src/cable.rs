@@ -177,6 +177,10 @@ impl NetCable {
                 self.refused = Some(why);
             }
             Event::Msg(m) => match m {
+                _ if std::env::var_os("TI82_NETLINK_DEBUG").is_some() && {
+                    eprintln!("[{:.3}] in  {:?} t={}", calc.now() as f64 / 6e6, short(&m), calc.now());
+                    false
+                } => {}
                 Msg::Packet {
                     seq,
                     reply_to,
@@ -203,6 +207,9 @@ impl NetCable {
 
     fn flush(&mut self) {
         for o in self.endpoint.take_outgoing() {
+            if std::env::var_os("TI82_NETLINK_DEBUG").is_some() {
+                eprintln!("[{:.3}] out {:?}", self.cable.now() as f64 / 6e6, o);
+            }
             let m = match o {
                 Outgoing::Packet {
                     seq,
@@ -281,5 +288,12 @@ impl NetCable {
         let _ = net.send(Msg::Bye);
         cable.detach(calc);
         drop(net);
+    }
+}
+
+fn short(m: &Msg) -> String {
+    match m {
+        Msg::Packet { seq, reply_to, bytes } => format!("P{seq}<{reply_to} {:02X?}", &bytes[..bytes.len().min(4)]),
+        m => format!("{m:?}"),
     }
 }
