@@ -51,7 +51,8 @@ impl Headless {
             while !net.connected() {
                 net.poll(&mut m.calc);
                 m.messages.extend(net.take_messages());
-                if let Some(why) = net.refused() {
+                // A listener refuses strangers and waits on; a connecting side stops.
+                if let (Some(why), None) = (net.refused(), net.net().local) {
                     anyhow::bail!("link refused: {why}");
                 }
                 if start.elapsed() > LINK_WAIT {
