@@ -173,12 +173,14 @@ impl Side {
         self.run_ms(60);
     }
 
-    /// PRGM, ▼ to the program, ENTER, ENTER.
+    /// CLEAR, PRGM, ▼ to the program, ENTER, ENTER.
     fn start(&mut self, name: &str) {
         let idx = program_names(self.calc.ram())
             .iter()
             .position(|n| n == name.as_bytes())
             .unwrap();
+        // A clean home screen, so `until_shown` sees only this run's lines.
+        self.tap(Key::Clear);
         self.tap(Key::Prgm);
         for _ in 0..idx {
             self.tap(Key::Down);
@@ -294,20 +296,16 @@ fn peer_killed_mid_transfer_then_replaced() {
     me.run_ms(500);
     me.start("SND");
     assert!(me.until_shown("5"), "Send( did not finish: {:?}", me.text());
-    // Get( the 60 reals back (a 542-byte DATA packet: about 1.2 s on the Z80's wire at real
-    // speed) and kill the peer while it is sending it.
-    me.start("GT");
+    // Get( the 60 reals back and kill the peer in the middle of the exchange: it has sent its
+    // ACK and VAR, our calculator its ACK and CTS (still on their way), the DATA never comes.
     let before = me.cable.stats().sent;
+    me.start("GT");
     let start = Instant::now();
     // Our REQ, ACK, CTS: then the peer clocks out its DATA.
     while me.cable.stats().sent < before + 3 && start.elapsed() < Duration::from_secs(20) {
         me.run_ms(5);
     }
     assert!(me.cable.stats().sent >= before + 3, "no CTS sent");
-    let t = Instant::now();
-    while t.elapsed() < Duration::from_millis(400) {
-        me.run_ms(5);
-    }
     peer.kill().unwrap();
     let _ = peer.wait();
     // The transfer fails as on a cable: Get( gives up, L1 unchanged; the calculator runs on.
