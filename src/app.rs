@@ -18,7 +18,7 @@ use crate::pacing::Speed;
 use crate::render::{lcd_image, write_png};
 use crate::script::{self, ms_to_t, Step, Timing};
 use crate::session::{self, FirmwareChoice};
-use crate::tcp::{parse_addr, NetLink};
+use netlink::NetCable;
 
 /// Config, key map and firmware choice for a run.
 pub struct Setup {
@@ -184,7 +184,7 @@ pub struct Machine {
     pub gif: Option<GifRecorder>,
     pub gif_scale: usize,
     pub wav: Option<WavRecorder>,
-    pub net: Option<NetLink>,
+    pub net: Option<NetCable>,
     /// `--link bot`: the computer opponent on the cable.
     pub bot: Option<BotLink>,
     pub link_log: Option<PathBuf>,
@@ -257,19 +257,14 @@ impl Machine {
             None => None,
         };
         let bot = bot_level(&m.link)?.map(|level| BotLink::attach(&mut calc, level));
-        let net = match m.link.as_slice() {
-            [] | [_] => None,
-            [mode, addr] => {
-                let addr = parse_addr(addr)?;
-                Some(match mode.to_ascii_lowercase().as_str() {
-                    "listen" => NetLink::listen(addr)?,
-                    "connect" => NetLink::connect(addr)?,
-                    other => {
-                        bail!("--link {other}: use `--link listen ADDR` or `--link connect ADDR`")
-                    }
-                })
+        let net = match crate::netcable::link_config(m)? {
+            // The window's pacer sets the speed; a held calculator gives the frame back.
+            Some(cfg) => {
+                let mut n = NetCable::attach(&mut calc, cfg, netlink::Pace::Free)?;
+                n.set_wall_budget(Some(std::time::Duration::from_millis(30)));
+                Some(n)
             }
-            _ => bail!("--link takes two values: listen|connect and an address"),
+            None => None,
         };
         let mut player = Player::default();
         if let Some(name) = &m.run {
@@ -308,9 +303,16 @@ impl Machine {
             if self.player.busy_until > now {
                 chunk = chunk.min(self.player.busy_until - now);
             }
-            match &mut self.bot {
-                Some(bot) => bot.run(&mut self.calc, chunk),
-                None => self.calc.run_for(chunk),
+            match (&mut self.bot, &mut self.net) {
+                (Some(bot), _) => bot.run(&mut self.calc, chunk),
+                (None, Some(net)) => {
+                    if !net.run(&mut self.calc, chunk) {
+                        // Held at real speed for the network: the frame is over.
+                        self.after_chunk()?;
+                        break;
+                    }
+                }
+                (None, None) => self.calc.run_for(chunk),
             }
             self.after_chunk()?;
         }
@@ -332,8 +334,7 @@ impl Machine {
             c.observe(&self.calc);
         }
         if let Some(net) = &mut self.net {
-            let msgs = net.poll(&mut self.calc);
-            self.messages.extend(msgs);
+            self.messages.extend(net.take_messages());
         }
         if let Some(bot) = &mut self.bot {
             self.messages.extend(bot.peer.take_messages());
@@ -424,8 +425,8 @@ impl Machine {
     /// messages for the user.
     pub fn finish(mut self) -> Result<Vec<String>> {
         let mut out = Vec::new();
-        if let Some(n) = &mut self.net {
-            n.close(&mut self.calc);
+        if let Some(n) = self.net.take() {
+            n.detach(&mut self.calc);
         }
         if let Some(b) = self.bot.take() {
             b.detach(&mut self.calc);

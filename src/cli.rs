@@ -36,6 +36,16 @@ pub enum Command {
     /// MANCALA tools: `mancala solve` (the exact value of the opening position).
     #[command(subcommand)]
     Mancala(MancalaCommand),
+    /// Pair two `--link relay HOST:PORT ROOM` clients that name the same room.
+    Relay(RelayArgs),
+}
+
+/// `ti82 relay`.
+#[derive(Debug, Clone, Args)]
+pub struct RelayArgs {
+    /// Address to listen on (a bare port means 127.0.0.1; 0.0.0.0:PORT for the internet).
+    #[arg(long, value_name = "ADDR")]
+    pub listen: String,
 }
 
 #[derive(Debug, Subcommand)]
@@ -133,9 +143,16 @@ pub struct MachineArgs {
     #[arg(long)]
     pub fresh: bool,
     /// A link cable: `listen ADDR` or `connect ADDR` over TCP (a bare port means 127.0.0.1),
-    /// or `bot[:LEVEL]`, the computer opponent (easy, medium, hard, perfect; default hard).
-    #[arg(long, num_args = 1..=2, value_names = ["listen|connect|bot[:LEVEL]", "ADDR"])]
+    /// `relay HOST:PORT ROOM` through `ti82 relay`, or `bot[:LEVEL]`, the computer opponent
+    /// (easy, medium, hard, perfect; default hard).
+    #[arg(long, num_args = 1..=3, value_names = ["listen|connect|relay|bot[:LEVEL]", "ADDR", "ROOM"])]
     pub link: Vec<String>,
+    /// Session code for `--link listen|connect`: both sides must give the same one.
+    #[arg(long, value_name = "WORD")]
+    pub code: Option<String>,
+    /// Delay everything this side sends over `--link` by MS milliseconds (plus up to JITTER).
+    #[arg(long, value_name = "MS[:JITTER]")]
+    pub link_delay: Option<String>,
     /// Write the decoded link traffic to FILE at exit.
     #[arg(long, value_name = "FILE")]
     pub link_log: Option<PathBuf>,

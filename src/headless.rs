@@ -13,6 +13,9 @@ use crate::script::{self, Step};
 /// How long a headless run with `--link` waits for its peer (wall time).
 pub const LINK_WAIT: std::time::Duration = std::time::Duration::from_secs(15);
 
+/// Emulated ms a `--play-cvc` side waits for the other calculator over a network cable.
+pub const NET_PEER_LIMIT_MS: u64 = 3_600_000;
+
 /// What a headless run does after starting the calculator.
 #[derive(Clone, Debug, Default)]
 pub struct Headless {
@@ -27,6 +30,8 @@ pub struct Headless {
     pub print_screen: bool,
     /// Play one side of a CALC VS CALC game after the key script.
     pub play_cvc: Option<ti82_harness::CvcOptions>,
+    /// With a network cable: how fast to run (`None`: as fast as possible).
+    pub speed: Option<f64>,
 }
 
 impl Headless {
@@ -38,17 +43,22 @@ impl Headless {
             None => Vec::new(),
         };
         if let Some(net) = &mut m.net {
+            net.set_wall_budget(None);
+            net.set_pace(match self.speed {
+                Some(f) => netlink::Pace::Real(f),
+                None => netlink::Pace::Free,
+            });
             // Plug the cable in before anything runs, so both ends start together.
             let start = std::time::Instant::now();
             while !net.connected() {
-                let msgs = net.poll(&mut m.calc);
-                m.messages.extend(msgs);
+                net.poll(&mut m.calc);
+                m.messages.extend(net.take_messages());
+                // A listener refuses strangers and waits on; a connecting side stops.
+                if let (Some(why), None) = (net.refused(), net.net().local) {
+                    anyhow::bail!("link refused: {why}");
+                }
                 if start.elapsed() > LINK_WAIT {
-                    anyhow::bail!(
-                        "no link peer at {} within {} s",
-                        net.addr,
-                        LINK_WAIT.as_secs()
-                    );
+                    anyhow::bail!("no link peer within {} s ({})", LINK_WAIT.as_secs(), net.status());
                 }
                 std::thread::sleep(std::time::Duration::from_millis(10));
             }
@@ -96,11 +106,41 @@ pub fn screen_text(screen: &ti82_machine::Screen) -> Vec<String> {
 /// the main menu, plays with [`ti82_harness::CvcSide`] and prints what it verified. A
 /// divergence is printed and is an error (exit 1).
 fn play_cvc(m: &mut Machine, opts: ti82_harness::CvcOptions, out: &mut dyn Write) -> Result<()> {
-    if !ti82_harness::settle(&mut m.calc, 300, 60_000) {
+    let mut run = crate::netcable::Linked {
+        calc: &mut m.calc,
+        net: m.net.as_mut(),
+    };
+    if !ti82_harness::settle(&mut run, 300, 60_000) {
         anyhow::bail!("MANCALA's main menu did not appear");
     }
     let mut side = ti82_harness::CvcSide::new(opts)?;
-    match side.play(&mut m.calc) {
+    if run.net.is_some() {
+        // At turbo speed a calculator can run minutes of emulated time while a packet
+        // crosses the network; the player's patience is the link's business here.
+        side = side.with_peer_limit_ms(NET_PEER_LIMIT_MS);
+    }
+    let played = side.play(&mut run);
+    if let Some(net) = &m.net {
+        if let Some(c) = net.clock(&m.calc) {
+            writeln!(
+                out,
+                "clock: {:.2} s emulated in {:.2} s wall ({:.2} % behind), held at real speed {:.2} s",
+                c.emulated_s,
+                c.wall_s,
+                c.behind_percent(),
+                net.held().as_secs_f64()
+            )
+            .context("stdout")?;
+        }
+        let s = net.stats();
+        writeln!(
+            out,
+            "link: {} packets sent, {} delivered, {} expired, {} cancelled, {} dropped",
+            s.sent, s.delivered, s.expired, s.cancelled, s.dropped
+        )
+        .context("stdout")?;
+    }
+    match played {
         Ok(r) => {
             writeln!(
                 out,

@@ -15,6 +15,7 @@ pub mod files_cmd;
 pub mod gui;
 pub mod headless;
 pub mod keymap;
+pub mod netcable;
 pub mod pacing;
 pub mod render;
 pub mod romload;

@@ -19,6 +19,7 @@ fn main() -> ExitCode {
         Some(Command::Mancala(MancalaCommand::Solve(args))) => {
             ti82::solve::run(&args, &mut std::io::stdout().lock())
         }
+        Some(Command::Relay(args)) => ti82::netcable::relay(&args.listen),
         None => interactive(&cli.machine, &cli.ui),
     };
     match result {
@@ -53,6 +54,11 @@ fn headless(args: &RunArgs) -> Result<()> {
                 rocks: args.rocks,
                 seed: args.seed,
             }),
+        speed: match args.machine.speed {
+            ti82::pacing::Speed::Real => Some(1.0),
+            ti82::pacing::Speed::Times(f) => Some(f),
+            ti82::pacing::Speed::Turbo => None,
+        },
     };
     let mut out = std::io::stdout().lock();
     let result = h.run(&mut m, &mut out);

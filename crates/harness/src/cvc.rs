@@ -37,7 +37,7 @@ use tifiles::var::Variable;
 
 use crate::{
     builtin_calc, glass_without_indicator, press, settle, CalcMaker, Divergence, HarnessError,
-    Summary, Table, MS,
+    Runner, Summary, Table, MS,
 };
 
 /// Own drive changes of one served `Get(L1)` are about 3,300 for MANCALA's 16-element `L1`
@@ -140,6 +140,8 @@ pub struct CvcSide {
     opponent_moves: u64,
     /// `L1(16)` after the last verified move.
     count: i64,
+    /// Emulated ms to wait for the other calculator before giving up.
+    peer_limit_ms: u64,
 }
 
 fn digit(rocks: u8) -> Option<Key> {
@@ -187,7 +189,16 @@ impl CvcSide {
             own_moves: 0,
             opponent_moves: 0,
             count: 0,
+            peer_limit_ms: PEER_LIMIT_MS,
         })
+    }
+
+    /// How long (emulated ms) to wait for the other calculator before giving up (60 s unless
+    /// set). Over a network cable at turbo speed a calculator can run minutes of emulated
+    /// time while a packet crosses the network: there the limit is raised.
+    pub fn with_peer_limit_ms(mut self, ms: u64) -> CvcSide {
+        self.peer_limit_ms = ms.max(1);
+        self
     }
 
     /// Moves verified so far (this side's and the opponent's).
@@ -196,7 +207,7 @@ impl CvcSide {
     }
 
     /// One step: a key (or a whole move) and the waiting after it, or a slice of waiting.
-    pub fn step(&mut self, calc: &mut Calc) -> Result<Status, HarnessError> {
+    pub fn step(&mut self, calc: &mut dyn Runner) -> Result<Status, HarnessError> {
         let phase = std::mem::replace(&mut self.phase, Phase::Done);
         self.phase = match phase {
             Phase::Options(mut keys) => match keys.pop_front() {
@@ -222,9 +233,9 @@ impl CvcSide {
                 if self.opts.first {
                     let rules = Rules::ti82(self.opts.rocks)
                         .map_err(|e| HarnessError::Setup(e.to_string()))?;
-                    self.start(calc, rules)?;
+                    self.start(calc.calc(), rules)?;
                     Phase::AwaitConnect {
-                        baseline: own_changes(calc),
+                        baseline: own_changes(calc.calc()),
                         waited: 0,
                     }
                 } else {
@@ -232,11 +243,11 @@ impl CvcSide {
                 }
             }
             Phase::AwaitConnect { baseline, waited } => {
-                if own_changes(calc).saturating_sub(baseline) >= 2 * TRANSFER_CHANGES {
+                if own_changes(calc.calc()).saturating_sub(baseline) >= 2 * TRANSFER_CHANGES {
                     press(calc, Key::Enter);
                     Phase::Turn
                 } else {
-                    self.check_wait(calc, waited, "the other calculator never pulled the board")?;
+                    self.check_wait(calc.calc(), waited, "the other calculator never pulled the board")?;
                     calc.run_for(50 * MS);
                     Phase::AwaitConnect {
                         baseline,
@@ -247,25 +258,25 @@ impl CvcSide {
             Phase::AwaitBoard { waited } => {
                 // As the program: only a board at move 0 is the first player's (a calculator
                 // still at its menus answers with the last game's board).
-                match read_moves(calc.ram()) {
+                match read_moves(calc.calc().ram()) {
                     Some(0) => {
                         // The first player's board: its rocks per hole decide the game.
-                        let b = self.probe(calc)?;
+                        let b = self.probe(calc.calc())?;
                         let r = b.board[0];
                         let rules = Rules::ti82(r).map_err(|_| {
                             self.divergence(
-                                calc,
+                                calc.calc(),
                                 &[],
                                 &b.board,
                                 &format!("the pulled board has {r} rocks in hole 1"),
                             )
                         })?;
                         settle(calc, 150, 30_000);
-                        self.start(calc, rules)?;
+                        self.start(calc.calc(), rules)?;
                         Phase::AwaitOpponent { waited: 0 }
                     }
                     _ => {
-                        self.check_wait(calc, waited, "no board from the first player")?;
+                        self.check_wait(calc.calc(), waited, "no board from the first player")?;
                         calc.run_for(50 * MS);
                         Phase::AwaitBoard {
                             waited: waited + 50,
@@ -290,7 +301,7 @@ impl CvcSide {
                         Phase::AwaitOpponent { waited: 0 }
                     }
                 } else {
-                    self.check_wait(calc, waited, "the other calculator never pulled the board")?;
+                    self.check_wait(calc.calc(), waited, "the other calculator never pulled the board")?;
                     bursts.run(calc, 20);
                     Phase::AwaitPulled {
                         bursts,
@@ -301,18 +312,18 @@ impl CvcSide {
             }
             Phase::AwaitOpponent { waited } => {
                 let pos = self.position()?;
-                let b = self.probe(calc)?;
+                let b = self.probe(calc.calc())?;
                 // The program takes the pulled board once L1(15) no longer says it is the
                 // other player's turn (a board pulled while the other calculator was still
                 // busy with its move may be stale; the program then simply pulls again).
                 if b.turn != Some(pos.to_move().number()) {
                     // The Get( stores the whole list at once: this is the other board.
-                    let screen = glass_without_indicator(calc);
-                    self.verify_opponent(calc)?;
+                    let screen = glass_without_indicator(calc.calc());
+                    self.verify_opponent(calc.calc())?;
                     // The program redraws the board (or shows the result) before it waits
                     // for a key: keys pressed earlier would be lost.
                     let mut waited = 0;
-                    while glass_without_indicator(calc) == screen && waited < 10_000 {
+                    while glass_without_indicator(calc.calc()) == screen && waited < 10_000 {
                         calc.run_for(10 * MS);
                         waited += 10;
                     }
@@ -323,7 +334,7 @@ impl CvcSide {
                         Phase::Turn
                     }
                 } else {
-                    self.check_wait(calc, waited, "no move from the other calculator")?;
+                    self.check_wait(calc.calc(), waited, "no move from the other calculator")?;
                     calc.run_for(50 * MS);
                     Phase::AwaitOpponent {
                         waited: waited + 50,
@@ -337,7 +348,7 @@ impl CvcSide {
                 Phase::Done
             }
             Phase::Done => {
-                let report = self.report(calc)?;
+                let report = self.report(calc.calc())?;
                 self.phase = Phase::Done;
                 return Ok(Status::Done(report));
             }
@@ -346,7 +357,7 @@ impl CvcSide {
     }
 
     /// Runs [`CvcSide::step`] until the game is over.
-    pub fn play(&mut self, calc: &mut Calc) -> Result<CvcReport, HarnessError> {
+    pub fn play(&mut self, calc: &mut dyn Runner) -> Result<CvcReport, HarnessError> {
         loop {
             if let Status::Done(r) = self.step(calc)? {
                 return Ok(r);
@@ -387,14 +398,14 @@ impl CvcSide {
     }
 
     fn check_wait(&self, calc: &Calc, waited: u64, what: &str) -> Result<(), HarnessError> {
-        if waited >= PEER_LIMIT_MS {
+        if waited >= self.peer_limit_ms {
             let expected = self.pos.map(|p| p.board().slots().to_vec());
             let actual = read_board(calc.ram()).map(|b| b.board);
             return Err(self.divergence(
                 calc,
                 expected.as_deref().unwrap_or(&[]),
                 actual.as_deref().unwrap_or(&[]),
-                &format!("{what} within {} s", PEER_LIMIT_MS / 1000),
+                &format!("{what} within {} s", self.peer_limit_ms / 1000),
             ));
         }
         Ok(())
@@ -427,7 +438,7 @@ impl CvcSide {
     }
 
     /// This side's turn: plays a random legal move through the keypad and checks it.
-    fn play_move(&mut self, calc: &mut Calc) -> Result<Phase, HarnessError> {
+    fn play_move(&mut self, calc: &mut dyn Runner) -> Result<Phase, HarnessError> {
         let mut pos = self.position()?;
         let rules = self.rules()?;
         if pos.to_move() != self.me {
@@ -449,16 +460,16 @@ impl CvcSide {
         for _ in 0..rights {
             press(calc, Key::Right);
         }
-        let before = self.probe(calc)?;
-        let mut bursts = Bursts::new(calc);
+        let before = self.probe(calc.calc())?;
+        let mut bursts = Bursts::new(calc.calc());
         press(calc, Key::Enter);
-        bursts.sample(calc, 60);
+        bursts.sample(calc.calc(), 60);
         let want = expected.next.map_or(0, |p| p.number());
         let mut waited = 0;
-        while self.probe(calc)?.board == before.board {
+        while self.probe(calc.calc())?.board == before.board {
             if waited > 60_000 {
                 return Err(self.divergence(
-                    calc,
+                    calc.calc(),
                     expected.board.slots(),
                     &before.board,
                     "the board did not change after ENTER",
@@ -469,8 +480,8 @@ impl CvcSide {
         }
         // Until L1 is final (L1(16) counts the move and L1(15) names the next player).
         let mut waited = 0;
-        while !(read_moves(calc.ram()) == Some(self.count + 1)
-            && read_board(calc.ram()).and_then(|b| b.turn) == Some(want))
+        while !(read_moves(calc.calc().ram()) == Some(self.count + 1)
+            && read_board(calc.calc().ram()).and_then(|b| b.turn) == Some(want))
             && waited < 10_000
         {
             bursts.run(calc, 10);
@@ -478,10 +489,10 @@ impl CvcSide {
         }
         // Then until the screen is drawn and nothing changes for a while.
         bursts.settle(calc, 200, 60_000);
-        let actual = self.probe(calc)?;
+        let actual = self.probe(calc.calc())?;
         if actual.board != expected.board.slots() {
             return Err(self.divergence(
-                calc,
+                calc.calc(),
                 expected.board.slots(),
                 &actual.board,
                 &format!("after {expected}"),
@@ -489,7 +500,7 @@ impl CvcSide {
         }
         if actual.turn != Some(want) {
             return Err(self.divergence(
-                calc,
+                calc.calc(),
                 expected.board.slots(),
                 &actual.board,
                 &format!(
@@ -498,14 +509,14 @@ impl CvcSide {
                 ),
             ));
         }
-        if read_moves(calc.ram()) != Some(self.count + 1) {
+        if read_moves(calc.calc().ram()) != Some(self.count + 1) {
             return Err(self.divergence(
-                calc,
+                calc.calc(),
                 expected.board.slots(),
                 &actual.board,
                 &format!(
                     "after {expected}: L1(16) is {:?}, not {}",
-                    read_moves(calc.ram()),
+                    read_moves(calc.calc().ram()),
                     self.count + 1
                 ),
             ));
@@ -639,21 +650,21 @@ impl Bursts {
         }
     }
 
-    fn run(&mut self, calc: &mut Calc, ms: u64) {
+    fn run(&mut self, calc: &mut dyn Runner, ms: u64) {
         calc.run_for(ms * MS);
-        self.sample(calc, ms);
+        self.sample(calc.calc(), ms);
     }
 
     /// Like [`settle`], noting the traffic on the way.
-    fn settle(&mut self, calc: &mut Calc, quiet: u64, limit: u64) {
+    fn settle(&mut self, calc: &mut dyn Runner, quiet: u64, limit: u64) {
         let look = |c: &Calc| (glass_without_indicator(c), read_board(c.ram()));
-        let mut last = look(calc);
+        let mut last = look(calc.calc());
         let mut stable = 0;
         let mut waited = 0;
         while waited < limit && stable < quiet {
             self.run(calc, 10);
             waited += 10;
-            let now = look(calc);
+            let now = look(calc.calc());
             if now == last {
                 stable += 10;
             } else {

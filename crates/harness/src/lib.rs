@@ -92,15 +92,37 @@ pub fn load_file(path: &Path) -> Result<Vec<Variable>, HarnessError> {
     Ok(file.vars().to_vec())
 }
 
+/// What runs a calculator: the calculator alone, or the calculator together with what is
+/// plugged into it (a network cable, which must run with it). Everything here that runs a
+/// calculator takes one.
+pub trait Runner {
+    fn calc(&self) -> &Calc;
+    fn calc_mut(&mut self) -> &mut Calc;
+    /// Runs for `t` T-states.
+    fn run_for(&mut self, t: u64);
+}
+
+impl Runner for Calc {
+    fn calc(&self) -> &Calc {
+        self
+    }
+    fn calc_mut(&mut self) -> &mut Calc {
+        self
+    }
+    fn run_for(&mut self, t: u64) {
+        Calc::run_for(self, t)
+    }
+}
+
 /// Holds `k` for a moment and lets go, like a quick player (30 ms down, 30 ms up: three key
 /// scans each way), then waits until the screen has shown the key's effect and settled
 /// ([`KEY_QUIET_MS`]), as a player watches the arrow move before pressing again: at a real
 /// TI-82's pace a program takes a noticeable time to handle a key, and a key pressed while it is
 /// busy replaces the one before it in the keypad buffer.
-pub fn press(calc: &mut Calc, k: Key) {
-    calc.press(k);
+pub fn press<R: Runner + ?Sized>(calc: &mut R, k: Key) {
+    calc.calc_mut().press(k);
     calc.run_for(30 * MS);
-    calc.release(k);
+    calc.calc_mut().release(k);
     calc.run_for(30 * MS);
     settle(calc, KEY_QUIET_MS, 10_000);
 }
@@ -111,26 +133,26 @@ pub const KEY_QUIET_MS: u64 = 200;
 
 /// Runs until neither the LCD (less the run indicator's corner) nor `L1` has changed for
 /// `quiet` ms, or `limit` ms passed. Returns false on the limit.
-pub fn settle(calc: &mut Calc, quiet: u64, limit: u64) -> bool {
+pub fn settle<R: Runner + ?Sized>(calc: &mut R, quiet: u64, limit: u64) -> bool {
     settle_watching(calc, quiet, limit, &mut |_| {})
 }
 
 /// As [`settle`], calling `watch` after every 10 ms (a commentator following the game, say).
-pub fn settle_watching(
-    calc: &mut Calc,
+pub fn settle_watching<R: Runner + ?Sized>(
+    calc: &mut R,
     quiet: u64,
     limit: u64,
     watch: &mut dyn FnMut(&Calc),
 ) -> bool {
     let look = |c: &Calc| (glass_without_indicator(c), read_board(c.ram()));
-    let mut last = look(calc);
+    let mut last = look(calc.calc());
     let mut stable = 0;
     let mut waited = 0;
     while waited < limit {
         calc.run_for(10 * MS);
-        watch(calc);
+        watch(calc.calc());
         waited += 10;
-        let now = look(calc);
+        let now = look(calc.calc());
         if now == last {
             stable += 10;
             if stable >= quiet {

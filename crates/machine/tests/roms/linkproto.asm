@@ -9,6 +9,7 @@
 ;   REQ  -> ACK, VAR (the stored header), wait ACK, wait CTS, ACK, DATA, wait ACK; a variable
 ;           it does not hold: ACK, EXIT (01), wait ACK. A SKIP/EXIT in place of the CTS is
 ;           ACKed and ends the request.
+;   RTS  -> as VAR (so the built-in runtime's Send( reaches it; a real TI-82 ignores RTS).
 ;   EOT  -> ACK (a stray one); anything else is ignored.
 ; Its packets carry machine ID 82h. A packet with a bad checksum is answered ERR (5Ah) and
 ; expected again, at most 3 times. Inside a transfer every handshake step and every wait for
@@ -89,6 +90,8 @@ idle:   ld a, 0C0h
         jr c, fail
         cp 06h
         jr z, dovar
+        cp 0C9h                 ; RTS (a silent send, the built-in runtime's Send(): taken as VAR
+        jr z, dovar             ; as a CBL or a TI-83 would; a real TI-82 ignores it, 1.7.7)
         cp 0A2h
         jp z, doreq
         cp 92h

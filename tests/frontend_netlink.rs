@@ -1,0 +1,448 @@
+//! The byte-level network cable between processes, on 127.0.0.1 with `--link-delay`:
+//! whole CALC VS CALC games (both WHO'S FIRST choices at 0, 50 and 150 ms one-way), the Z80
+//! link-protocol program as the ROM of one process exchanging lists with a built-in
+//! calculator at 150 ms, a peer killed mid-transfer and replaced, and the refusals (wrong
+//! session code, wrong protocol version, not a ti82). Every wait is bounded.
+
+#[path = "frontend_rom.rs"]
+mod rom;
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use netlink::wire::{self, Msg};
+use netlink::{Delay, Mode, NetCable, NetConfig, Pace};
+use ti82_machine::{Calc, Key, RomImage};
+use tibasic::firmware::{install, program_names, program_var, read_list, BasicFirmware};
+use tibasic::real::Real;
+
+const MS: u64 = 6_000;
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn ti82(dir: &std::path::Path, args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ti82"));
+    c.env("TI82_HOME", dir)
+        .env_remove("TI82_NETLINK_DEBUG")
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    c
+}
+
+/// The `moves verified: N, divergences: D, result: R` line and the `board: [...]` line.
+fn summary(out: &str) -> (u64, u64, String, String) {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("moves verified: "))
+        .unwrap_or_else(|| panic!("no summary line in {out:?}"));
+    let nums: Vec<&str> = line.split(", ").collect();
+    let num = |i: usize| -> u64 { nums[i].rsplit(": ").next().unwrap().parse().unwrap() };
+    let result = nums[2].strip_prefix("result: ").unwrap().to_string();
+    let board = out
+        .lines()
+        .find_map(|l| l.strip_prefix("board: "))
+        .unwrap_or_else(|| panic!("no board line in {out:?}"))
+        .to_string();
+    (num(0), num(1), result, board)
+}
+
+/// One whole CALC VS CALC game between two processes, `delay` ms each way; the listening
+/// process goes first when `listener_first`.
+fn game(delay: u64, listener_first: bool) {
+    let dir = rom::temp_dir(&format!("netcvc-{delay}-{listener_first}"));
+    let port = free_port().to_string();
+    let d = delay.to_string();
+    let (lw, cw) = if listener_first {
+        ("first", "second")
+    } else {
+        ("second", "first")
+    };
+    let side = |mode: &str, who: &str, seed: &str, rocks: &str| {
+        ti82(
+            &dir,
+            &["run", "--headless", "--no-rom", "--speed", "turbo"],
+        )
+        .args(["--link", mode, &port, "--link-delay", &d, "--code", "MANCALA"])
+        .args(["--play-cvc", who, "--seed", seed, "--rocks", rocks])
+        .spawn()
+        .unwrap()
+    };
+    let (lr, cr) = if listener_first { ("3", "6") } else { ("6", "3") };
+    let listener = side("listen", lw, "7", lr);
+    std::thread::sleep(Duration::from_millis(200));
+    let connector = side("connect", cw, "8", cr);
+    let c = connector.wait_with_output().unwrap();
+    let l = listener.wait_with_output().unwrap();
+    let co = String::from_utf8_lossy(&c.stdout).to_string();
+    let lo = String::from_utf8_lossy(&l.stdout).to_string();
+    let ce = String::from_utf8_lossy(&c.stderr).to_string();
+    let le = String::from_utf8_lossy(&l.stderr).to_string();
+    assert!(c.status.success(), "connector: {co}\n{ce}");
+    assert!(l.status.success(), "listener: {lo}\n{le}");
+    let (cm, cd, cres, cb) = summary(&co);
+    let (lm, ld, lres, lb) = summary(&lo);
+    assert_eq!((cd, ld), (0, 0), "no divergence");
+    assert!(cm > 10, "{co}");
+    assert_eq!(cm, lm, "both verified every move of the same game");
+    assert_eq!(cb, lb, "the same final board");
+    let (first_out, second_out) = if listener_first { (&lo, &co) } else { (&co, &lo) };
+    assert!(first_out.contains("player 1, rocks per hole 3"), "{first_out}");
+    assert!(second_out.contains("player 2, rocks per hole 3"), "{second_out}");
+    let other = match lres.as_str() {
+        "win" => "lose",
+        "lose" => "win",
+        _ => "tie",
+    };
+    assert_eq!(cres, other);
+    // Nothing was lost or given up on the way.
+    for out in [&co, &lo] {
+        assert!(out.contains(" 0 expired, 0 cancelled, 0 dropped"), "{out}");
+    }
+}
+
+#[test]
+fn calc_vs_calc_over_the_network_no_delay() {
+    game(0, true);
+    game(0, false);
+}
+
+#[test]
+fn calc_vs_calc_over_the_network_50_ms() {
+    game(50, false);
+    game(50, true);
+}
+
+#[test]
+fn calc_vs_calc_over_the_network_150_ms() {
+    game(150, true);
+    game(150, false);
+}
+
+// ------------------------------------------------------------------ a ROM peer
+
+/// A built-in calculator of this test, plugged into the network.
+struct Side {
+    calc: Calc,
+    cable: NetCable,
+}
+
+impl Side {
+    fn new(programs: &[(&str, &str)], port: u16, delay: u64) -> Side {
+        let mut calc = Calc::new(BasicFirmware::new());
+        let vars: Vec<_> = programs
+            .iter()
+            .map(|(n, src)| program_var(n, tifiles::tokenize_source(src).unwrap()).unwrap())
+            .collect();
+        install(calc.ram_mut(), &vars).unwrap();
+        calc.hardware_mut().link.enable_log();
+        let mut cfg = NetConfig::new(Mode::Connect(([127, 0, 0, 1], port).into()));
+        cfg.delay = Delay {
+            ms: delay,
+            ..Delay::default()
+        };
+        let cable = NetCable::attach(&mut calc, cfg, Pace::Free).unwrap();
+        Side { calc, cable }
+    }
+
+    fn run_ms(&mut self, ms: u64) {
+        self.cable.run(&mut self.calc, ms * MS);
+    }
+
+    fn wait_connected(&mut self) {
+        let start = Instant::now();
+        while !self.cable.connected() {
+            assert!(start.elapsed() < Duration::from_secs(20), "never connected");
+            self.run_ms(5);
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    fn tap(&mut self, k: Key) {
+        self.calc.press(k);
+        self.run_ms(60);
+        self.calc.release(k);
+        self.run_ms(60);
+    }
+
+    /// CLEAR, PRGM, ▼ to the program, ENTER, ENTER.
+    fn start(&mut self, name: &str) {
+        let idx = program_names(self.calc.ram())
+            .iter()
+            .position(|n| n == name.as_bytes())
+            .unwrap();
+        // A clean home screen, so `until_shown` sees only this run's lines.
+        self.tap(Key::Clear);
+        self.tap(Key::Prgm);
+        for _ in 0..idx {
+            self.tap(Key::Down);
+        }
+        self.tap(Key::Enter);
+        self.tap(Key::Enter);
+    }
+
+    fn text(&self) -> Vec<String> {
+        self.calc.ram()[0x8F..0x8F + 128]
+            .chunks(16)
+            .map(|r| tibasic::font::decode(r).trim_end().to_string())
+            .collect()
+    }
+
+    /// Runs until the home screen's last shown line ends with `mark` (wall limit 60 s).
+    fn until_shown(&mut self, mark: &str) -> bool {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(60) {
+            self.run_ms(50);
+            if self.text().iter().any(|l| l.ends_with(mark)) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The DATA packets on this calculator's wire, in order.
+    fn data_packets(&self) -> Vec<Vec<u8>> {
+        tilink::log::packets_from_levels(self.calc.hardware().link.log())
+            .into_iter()
+            .filter_map(|p| p.packet.ok())
+            .filter(|p| p.cmd == tilink::Command::Data)
+            .map(|p| p.data)
+            .collect()
+    }
+}
+
+/// A `ti82` process running the Z80 link-protocol program as its ROM, listening.
+fn rom_process(dir: &std::path::Path, port: u16, delay: u64) -> Child {
+    let prog = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/crates/machine/tests/roms/linkproto.bin"
+    ))
+    .unwrap();
+    let rom = dir.join("linkproto.rom");
+    std::fs::write(&rom, RomImage::from_program(&prog).bytes()).unwrap();
+    ti82(dir, &["run", "--headless", "--no-send", "--speed", "real"])
+        .args(["--rom", rom.to_str().unwrap()])
+        .args(["--link", "listen", &port.to_string()])
+        .args(["--link-delay", &delay.to_string(), "--wait-ms", "600000"])
+        .spawn()
+        .unwrap()
+}
+
+fn list_of(n: i64) -> Vec<Real> {
+    (1..=n).map(Real::from_i64).collect()
+}
+
+fn list_source(n: i64) -> String {
+    let items: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
+    format!("{{{}}}->L1", items.join(","))
+}
+
+#[test]
+fn built_in_calculator_and_z80_rom_peer_over_150_ms() {
+    let dir = rom::temp_dir("netrom");
+    let port = free_port();
+    let mut peer = rom_process(&dir, port, 150);
+    let send = format!("{}\nSend(L1)\nDisp 5", list_source(12));
+    let mut me = Side::new(
+        &[("SND", &send), ("GT", "{9}->L1\nGet(L1)\nDisp 6+sum L1")],
+        port,
+        150,
+    );
+    me.wait_connected();
+    me.run_ms(500);
+    // Send( a list to the Z80 peer (RTS, ACK, CTS, ACK, DATA, ACK, EOT, ACK).
+    me.start("SND");
+    assert!(me.until_shown("5"), "Send( did not finish: {:?}", me.text());
+    // Get( it back.
+    me.start("GT");
+    let want = 6 + 78;
+    assert!(
+        me.until_shown(&want.to_string()),
+        "Get( did not finish: {:?}",
+        me.text()
+    );
+    assert_eq!(read_list(me.calc.ram(), 1), Some(list_of(12)));
+    // Byte-exact: the DATA the Z80 stored and sent back is the DATA we sent.
+    let data = me.data_packets();
+    assert_eq!(data.len(), 2, "{data:?}");
+    assert_eq!(data[0], data[1]);
+    assert_eq!(data[0].len(), 2 + 12 * 9);
+    let s = me.cable.stats();
+    assert_eq!((s.expired, s.cancelled, s.dropped), (0, 0, 0), "{s:?}");
+    peer.kill().unwrap();
+    let _ = peer.wait();
+}
+
+#[test]
+fn peer_killed_mid_transfer_then_replaced() {
+    let dir = rom::temp_dir("netkill");
+    let port = free_port();
+    let mut peer = rom_process(&dir, port, 150);
+    let send = format!("{}\nSend(L1)\nDisp 5", list_source(60));
+    let mut me = Side::new(
+        &[("SND", &send), ("GT", "{9}->L1\nGet(L1)\nDisp 6+sum L1")],
+        port,
+        150,
+    );
+    me.wait_connected();
+    me.run_ms(500);
+    me.start("SND");
+    assert!(me.until_shown("5"), "Send( did not finish: {:?}", me.text());
+    // Get( the 60 reals back and kill the peer in the middle of the exchange: it has sent its
+    // ACK and VAR, our calculator its ACK and CTS (still on their way), the DATA never comes.
+    let before = me.cable.stats().sent;
+    me.start("GT");
+    let start = Instant::now();
+    // Our REQ, ACK, CTS: then the peer clocks out its DATA.
+    while me.cable.stats().sent < before + 3 && start.elapsed() < Duration::from_secs(20) {
+        me.run_ms(5);
+    }
+    assert!(me.cable.stats().sent >= before + 3, "no CTS sent");
+    peer.kill().unwrap();
+    let _ = peer.wait();
+    // The transfer fails as on a cable: Get( gives up, L1 unchanged; the calculator runs on.
+    assert!(me.until_shown("15"), "Get( did not give up: {:?}", me.text());
+    assert_eq!(read_list(me.calc.ram(), 1), Some(vec![Real::from_i64(9)]));
+    let msgs = me.cable.take_messages();
+    assert!(
+        msgs.iter().any(|m| m.contains("unplugged")),
+        "{msgs:?}"
+    );
+    // A new peer on the same port: the cable plugs itself in again, transfers work.
+    let mut peer = rom_process(&dir, port, 150);
+    me.wait_connected();
+    me.run_ms(500);
+    me.start("SND");
+    assert!(me.until_shown("5"), "Send( after reconnecting: {:?}", me.text());
+    me.start("GT");
+    assert!(me.until_shown(&(6 + 1830).to_string()), "{:?}", me.text());
+    assert_eq!(read_list(me.calc.ram(), 1), Some(list_of(60)));
+    peer.kill().unwrap();
+    let _ = peer.wait();
+}
+
+// ------------------------------------------------------------------ refusals
+
+/// Runs a headless connecting process against `addr` and returns (success, stderr).
+fn connect_once(dir: &std::path::Path, port: u16, extra: &[&str]) -> (bool, String) {
+    let out = ti82(dir, &["run", "--headless", "--no-rom", "--speed", "turbo"])
+        .args(["--link", "connect", &port.to_string(), "--wait-ms", "10"])
+        .args(extra)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+#[test]
+fn wrong_session_code_is_refused() {
+    let dir = rom::temp_dir("netcode");
+    let port = free_port();
+    let host = ti82(&dir, &["run", "--headless", "--no-rom", "--speed", "turbo"])
+        .args(["--link", "listen", &port.to_string(), "--code", "RIGHT"])
+        .args(["--wait-ms", "10"])
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let (ok, err) = connect_once(&dir, port, &["--code", "WRONG"]);
+    assert!(!ok);
+    assert!(err.contains("link refused") && err.contains("wrong session code"), "{err}");
+    // The listener refused it and still waits for the right peer: a right code connects.
+    let (ok, err) = connect_once(&dir, port, &["--code", "RIGHT"]);
+    assert!(ok, "{err}");
+    let out = host.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
+}
+
+/// A fake peer that answers the hello with `reply` and returns what it read.
+fn fake_peer(reply: Vec<u8>) -> (u16, std::thread::JoinHandle<Vec<u8>>) {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    let h = std::thread::spawn(move || {
+        let (mut s, _) = l.accept().unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        s.write_all(&reply).unwrap();
+        let mut got = Vec::new();
+        let _ = s.read_to_end(&mut got);
+        got
+    });
+    (port, h)
+}
+
+#[test]
+fn wrong_protocol_version_and_strangers_are_refused() {
+    let dir = rom::temp_dir("netversion");
+    // A peer that speaks version 99: we refuse it, say why, and tell it why.
+    let mut hello = vec![1u8];
+    hello.extend_from_slice(&wire::MAGIC);
+    hello.extend_from_slice(&99u16.to_le_bytes());
+    hello.extend_from_slice(&[0x82, 0]);
+    let mut frame = (hello.len() as u32).to_le_bytes().to_vec();
+    frame.extend_from_slice(&hello);
+    let (port, h) = fake_peer(frame);
+    let (ok, err) = connect_once(&dir, port, &[]);
+    assert!(!ok);
+    assert!(
+        err.contains("version mismatch") && err.contains("version 99"),
+        "{err}"
+    );
+    let got = h.join().unwrap();
+    let mut r = &got[..];
+    assert!(matches!(wire::read_msg(&mut r), Ok(Msg::Hello { version: 1, .. })));
+    match wire::read_msg(&mut r) {
+        Ok(Msg::Refuse { reason }) => assert!(reason.contains("version"), "{reason}"),
+        other => panic!("no refusal: {other:?}"),
+    }
+    // Something that is not a ti82 at all.
+    let (port, h) = fake_peer(b"HTTP/1.1 400 Bad Request\r\n\r\n".to_vec());
+    let (ok, err) = connect_once(&dir, port, &[]);
+    assert!(!ok);
+    assert!(err.contains("link refused"), "{err}");
+    drop(h.join());
+    // A listening ti82 told version 99 answers with a refusal and keeps waiting.
+    let port = free_port();
+    let host = ti82(&dir, &["run", "--headless", "--no-rom", "--speed", "turbo"])
+        .args(["--link", "listen", &port.to_string(), "--wait-ms", "10"])
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let mut s = loop {
+        match TcpStream::connect(("127.0.0.1", port)) {
+            Ok(s) => break s,
+            Err(_) if start.elapsed() < Duration::from_secs(10) => {
+                std::thread::sleep(Duration::from_millis(50))
+            }
+            Err(e) => panic!("{e}"),
+        }
+    };
+    let mut hello = vec![1u8];
+    hello.extend_from_slice(&wire::MAGIC);
+    hello.extend_from_slice(&99u16.to_le_bytes());
+    let mut frame = (hello.len() as u32).to_le_bytes().to_vec();
+    frame.extend_from_slice(&hello);
+    s.write_all(&frame).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let _ = wire::read_msg(&mut s).unwrap(); // its hello
+    match wire::read_msg(&mut s) {
+        Ok(Msg::Refuse { reason }) => assert!(reason.contains("version 99"), "{reason}"),
+        other => panic!("no refusal: {other:?}"),
+    }
+    drop(s);
+    // Still waiting: a proper peer connects.
+    let (ok, err) = connect_once(&dir, port, &[]);
+    assert!(ok, "{err}");
+    let out = host.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
+}
