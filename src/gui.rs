@@ -256,6 +256,7 @@ impl View {
             let mut lines = vec![format!("{} keys (F1 to close)", self.title)];
             lines.extend(keymap.help_lines());
             lines.push("Click keys with the mouse.".into());
+            lines.extend(crate::app::AUTOSTART_HELP.map(String::from));
             lines
         });
         let down: Vec<Button> = self.held.clone();
@@ -279,7 +280,7 @@ const FRAME: Duration = Duration::from_micros(16_667);
 
 /// Runs the window front end until the window closes.
 pub fn run(setup: &Setup, m: &MachineArgs, ui: &UiArgs) -> Result<()> {
-    let scale = ui.scale.or(setup.config.scale).unwrap_or(DEFAULT_SCALE) as usize;
+    let scale = setup.scale(ui.scale, DEFAULT_SCALE) as usize;
     let speed = setup.speed(m)?;
     if ui.pair {
         return run_pair(setup, m, scale, speed);

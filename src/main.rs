@@ -32,7 +32,10 @@ fn main() -> ExitCode {
 
 fn headless(args: &RunArgs) -> Result<()> {
     let setup = Setup::new(&args.machine, false)?;
-    let mut m = Machine::start(&setup, &args.machine, false)?;
+    // `--play-cvc` plays MANCALA, so it asks for it as `--mancala` does.
+    let mut machine = args.machine.clone();
+    machine.mancala |= args.play_cvc.is_some();
+    let mut m = Machine::start_scripted(&setup, &machine, false, args.keys.is_some())?;
     for msg in m.messages.drain(..) {
         eprintln!("ti82: {msg}");
     }

@@ -128,7 +128,7 @@ pub fn run(setup: &Setup, m: &MachineArgs, ui: &UiArgs) -> Result<()> {
     let speed = setup.speed(m)?;
     let mut machine = Machine::start(setup, m, true)?;
     let mut pacer = Pacer::new(speed);
-    let scale = ui.scale.or(setup.config.scale).unwrap_or(DEFAULT_SCALE) as usize;
+    let scale = setup.scale(ui.scale, DEFAULT_SCALE) as usize;
     let mut out = std::io::stdout();
     let mut notes: Vec<String> = std::mem::take(&mut machine.messages);
     let result = {
@@ -252,6 +252,7 @@ fn event_loop(
         if help {
             lines.extend(setup.keymap.help_lines());
             lines.push("Terminal: every key is a tap; capitals type ALPHA letters.".into());
+            lines.extend(crate::app::AUTOSTART_HELP.map(String::from));
         }
         for (i, line) in lines.iter().enumerate().take(rows as usize) {
             if prev.get(i) == Some(line) {
