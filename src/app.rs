@@ -16,7 +16,7 @@ use crate::keymap::KeyMap;
 use crate::pacing::Pacer;
 use crate::pacing::Speed;
 use crate::render::{lcd_image, write_png};
-use crate::script::{self, ms_to_t, Step, Timing};
+use crate::script::{self, ms_to_t, KeyHolds, Step, Timing};
 use crate::session::{self, FirmwareChoice};
 use crate::tcp::{parse_addr, NetLink};
 
@@ -298,6 +298,8 @@ pub struct Machine {
     /// Where to save the state at exit (`None`: do not save).
     pub state_path: Option<PathBuf>,
     pub player: Player,
+    /// Keys the window holds down (presses and releases in emulated time).
+    pub holds: KeyHolds,
     pub gif: Option<GifRecorder>,
     pub gif_scale: usize,
     pub wav: Option<WavRecorder>,
@@ -436,6 +438,7 @@ impl Machine {
             ident,
             state_path,
             player,
+            holds: KeyHolds::default(),
             gif: None,
             gif_scale: 2,
             wav,
@@ -463,13 +466,17 @@ impl Machine {
         let end = self.calc.now().saturating_add(t);
         loop {
             self.player.apply(&mut self.calc)?;
+            self.holds.release_due(&mut self.calc);
             let now = self.calc.now();
-            if now >= end {
+            if now >= end || self.holds.stalled(now) {
                 break;
             }
             let mut chunk = (end - now).min(FRAME_T);
             if self.player.busy_until > now {
                 chunk = chunk.min(self.player.busy_until - now);
+            }
+            if let Some(up) = self.holds.next_up().filter(|&up| up > now) {
+                chunk = chunk.min(up - now);
             }
             match &mut self.bot {
                 Some(bot) => bot.run(&mut self.calc, chunk),
@@ -626,8 +633,10 @@ pub fn advance_pair(a: &mut Machine, b: &mut Machine, t: u64) -> Result<()> {
     loop {
         a.player.apply(&mut a.calc)?;
         b.player.apply(&mut b.calc)?;
+        a.holds.release_due(&mut a.calc);
+        b.holds.release_due(&mut b.calc);
         let now = a.calc.now();
-        if now >= end {
+        if now >= end || a.holds.stalled(now) || b.holds.stalled(b.calc.now()) {
             break;
         }
         let mut chunk = (end - now).min(FRAME_T);
@@ -635,6 +644,9 @@ pub fn advance_pair(a: &mut Machine, b: &mut Machine, t: u64) -> Result<()> {
             let n = m.calc.now();
             if m.player.busy_until > n {
                 chunk = chunk.min(m.player.busy_until - n);
+            }
+            if let Some(up) = m.holds.next_up().filter(|&up| up > n) {
+                chunk = chunk.min(up - n);
             }
         }
         ti82_machine::cable::run_pair(&mut a.calc, &mut b.calc, chunk.max(1));

@@ -133,7 +133,6 @@ pub struct View {
     pub layout: Layout,
     pub buf: Vec<u32>,
     pub machine: Machine,
-    held: Vec<Button>,
     help: bool,
     note: Option<(String, Instant)>,
     title: String,
@@ -150,7 +149,6 @@ impl View {
             layout,
             buf,
             machine,
-            held: Vec::new(),
             help: false,
             note: None,
             title: title.to_string(),
@@ -162,8 +160,9 @@ impl View {
         self.note = Some((msg, Instant::now()));
     }
 
-    /// Reads the keyboard and mouse; returns the commands pressed this frame.
-    pub fn input(&mut self, keymap: &KeyMap) -> Vec<Command> {
+    /// Reads the keyboard and mouse; returns the commands pressed this frame. Held keys
+    /// become presses in emulated time (`script::KeyHolds`), at `speed`'s hold factor.
+    pub fn input(&mut self, keymap: &KeyMap, speed: Speed) -> Vec<Command> {
         let mut cmds = Vec::new();
         let mut want: Vec<Button> = Vec::new();
         let active = self.window.is_active();
@@ -194,17 +193,9 @@ impl View {
                 }
             }
         }
-        for b in &self.held {
-            if !want.contains(b) {
-                b.set(&mut self.machine.calc, false);
-            }
-        }
-        for b in &want {
-            if !self.held.contains(b) {
-                b.set(&mut self.machine.calc, true);
-            }
-        }
-        self.held = want;
+        let m = &mut self.machine;
+        m.holds
+            .update(&mut m.calc, &want, Instant::now(), speed.hold_factor());
         cmds
     }
 
@@ -259,7 +250,7 @@ impl View {
             lines.extend(crate::app::AUTOSTART_HELP.map(String::from));
             lines
         });
-        let down: Vec<Button> = self.held.clone();
+        let down: Vec<Button> = self.machine.holds.down();
         skin::draw(
             &mut self.buf,
             &self.layout,
@@ -291,18 +282,19 @@ pub fn run(setup: &Setup, m: &MachineArgs, ui: &UiArgs) -> Result<()> {
     let mut pacer = Pacer::new(speed);
     while view.window.is_open() {
         let mut go = true;
-        for c in view.input(&setup.keymap) {
+        for c in view.input(&setup.keymap, pacer.speed) {
             go &= view.command(c, &mut pacer, speed);
         }
         if !go {
             break;
         }
         let budget = pacer.budget(FRAME);
-        let t0 = Instant::now();
+        let (t0, c0) = (Instant::now(), view.machine.calc.now());
         if let Err(e) = view.machine.advance(budget) {
             view.say(format!("{e:#}"));
         }
-        pacer.ran(budget, t0.elapsed());
+        // What ran (a held key may stop the frame early: `KeyHolds::stalled`).
+        pacer.ran(view.machine.calc.now() - c0, t0.elapsed());
         view.draw(&setup.keymap, &mut pacer)?;
     }
     for msg in view.machine.finish()? {
@@ -344,21 +336,21 @@ fn run_pair(setup: &Setup, m: &MachineArgs, scale: usize, speed: Speed) -> Resul
     let mut pacer = Pacer::new(speed);
     while va.window.is_open() && vb.window.is_open() {
         let mut go = true;
-        for c in va.input(&setup.keymap) {
+        for c in va.input(&setup.keymap, pacer.speed) {
             go &= va.command(c, &mut pacer, speed);
         }
-        for c in vb.input(&setup.keymap) {
+        for c in vb.input(&setup.keymap, pacer.speed) {
             go &= vb.command(c, &mut pacer, speed);
         }
         if !go {
             break;
         }
         let budget = pacer.budget(FRAME);
-        let t0 = Instant::now();
+        let (t0, c0) = (Instant::now(), va.machine.calc.now());
         if let Err(e) = crate::app::advance_pair(&mut va.machine, &mut vb.machine, budget) {
             va.say(format!("{e:#}"));
         }
-        pacer.ran(budget, t0.elapsed());
+        pacer.ran(va.machine.calc.now() - c0, t0.elapsed());
         va.draw(&setup.keymap, &mut pacer)?;
         vb.draw(&setup.keymap, &mut pacer)?;
     }
