@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use minifb::{Key as HostKey, KeyRepeat, MouseButton, MouseMode, Window, WindowOptions};
+use minifb::{Key as HostKey, KeyRepeat, MouseButton, MouseMode, ScaleMode, Window, WindowOptions};
 use ti82_machine::cable;
 
 use crate::app::{timestamped, Machine, Setup};
@@ -15,7 +15,6 @@ use crate::pacing::{Pacer, Speed};
 use crate::render::write_png;
 use crate::script::{Button, Step};
 use crate::skin::{self, Layout, Overlay};
-use crate::DEFAULT_SCALE;
 
 /// The host key name of a minifb key (see [`crate::keymap::HOST_KEYS`]).
 pub fn host_name(k: HostKey) -> Option<&'static str> {
@@ -138,13 +137,40 @@ pub struct View {
     title: String,
 }
 
+/// A window could not be opened (no usable display): the caller may use the terminal.
+#[derive(Debug)]
+pub struct NoWindow(pub String);
+
+impl std::fmt::Display for NoWindow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot open a window: {}", self.0)
+    }
+}
+
+impl std::error::Error for NoWindow {}
+
+/// Opens a resizable window for `layout`: resizing stretches the skin, keeping its shape.
+pub fn open_window(title: &str, layout: &Layout) -> Result<Window, NoWindow> {
+    let opts = WindowOptions {
+        resize: true,
+        scale_mode: ScaleMode::AspectRatioStretch,
+        ..WindowOptions::default()
+    };
+    Window::new(title, layout.width, layout.height, opts).map_err(|e| NoWindow(e.to_string()))
+}
+
 impl View {
     pub fn open(title: &str, machine: Machine, scale: usize) -> Result<View> {
         let layout = Layout::new(scale);
-        let window = Window::new(title, layout.width, layout.height, WindowOptions::default())
-            .map_err(|e| anyhow::anyhow!("cannot open a window: {e} (try --tui)"))?;
+        let window = open_window(title, &layout)?;
+        Ok(Self::with_window(window, layout, title, machine))
+    }
+
+    /// A view in a window already open (so a calculator is only started once a window is
+    /// there).
+    pub fn with_window(window: Window, layout: Layout, title: &str, machine: Machine) -> View {
         let buf = vec![0; layout.width * layout.height];
-        Ok(View {
+        View {
             window,
             layout,
             buf,
@@ -152,7 +178,7 @@ impl View {
             help: false,
             note: None,
             title: title.to_string(),
-        })
+        }
     }
 
     fn say(&mut self, msg: String) {
@@ -187,8 +213,10 @@ impl View {
             }
         }
         if self.window.get_mouse_down(MouseButton::Left) {
-            if let Some((x, y)) = self.window.get_mouse_pos(MouseMode::Discard) {
-                if let Some(b) = self.layout.key_at(x as usize, y as usize) {
+            if let Some((x, y)) = self.window.get_unscaled_mouse_pos(MouseMode::Discard) {
+                let (ww, wh) = self.window.get_size();
+                let at = skin::window_to_skin(&self.layout, (ww, wh), (x, y));
+                if let Some(b) = at.and_then(|(x, y)| self.layout.key_at(x, y)) {
                     want.push(b);
                 }
             }
@@ -271,13 +299,18 @@ const FRAME: Duration = Duration::from_micros(16_667);
 
 /// Runs the window front end until the window closes.
 pub fn run(setup: &Setup, m: &MachineArgs, ui: &UiArgs) -> Result<()> {
-    let scale = setup.scale(ui.scale, DEFAULT_SCALE) as usize;
+    let default = crate::default_window_scale(crate::host_scale_factor());
+    let scale = setup.scale(ui.scale, default) as usize;
     let speed = setup.speed(m)?;
     if ui.pair {
         return run_pair(setup, m, scale, speed);
     }
+    // The window first: if none can open, nothing has started yet and the caller may use
+    // the terminal instead (`NoWindow`).
+    let layout = Layout::new(scale);
+    let window = open_window("TI-82", &layout)?;
     let machine = Machine::start(setup, m, true)?;
-    let mut view = View::open("TI-82", machine, scale)?;
+    let mut view = View::with_window(window, layout, "TI-82", machine);
     view.window.set_target_fps(60);
     let mut pacer = Pacer::new(speed);
     while view.window.is_open() {

@@ -68,15 +68,30 @@ fn headless(args: &RunArgs) -> Result<()> {
     Ok(())
 }
 
+/// The window whenever one can open, else the terminal (`--tui` asks for the terminal).
 fn interactive(machine: &MachineArgs, ui: &UiArgs) -> Result<()> {
-    let setup = Setup::new(machine, true)?;
-    if ui.tui || !have_display() {
-        if ui.pair {
-            anyhow::bail!("--pair needs a display (two windows)");
-        }
-        return tui::run(&setup, machine, ui);
+    if ui.pair && !machine.link.is_empty() {
+        anyhow::bail!(
+            "--pair joins its two calculators with their own cable, so it takes no --link \
+             (for a cable to another process or the bot, run one calculator with --link)"
+        );
     }
-    gui::run(&setup, machine, ui)
+    let setup = Setup::new(machine, true)?;
+    if !ui.tui && have_display() {
+        match gui::run(&setup, machine, ui) {
+            Err(e) if !ui.pair && e.downcast_ref::<gui::NoWindow>().is_some() => {
+                eprintln!("ti82: {e:#}; using the terminal (--tui asks for it directly)");
+            }
+            other => return other,
+        }
+    }
+    if ui.pair {
+        anyhow::bail!(
+            "--pair needs two windows and no display is available (DISPLAY is not set): \
+             start it in a desktop session, or run two processes joined by --link"
+        );
+    }
+    tui::run(&setup, machine, ui)
 }
 
 fn conformance(args: &ConformanceArgs) -> Result<()> {

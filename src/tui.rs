@@ -119,12 +119,23 @@ impl Drop for TermGuard {
     }
 }
 
+/// What to do when there is neither a window nor a terminal.
+pub const NO_TERMINAL: &str = "no window (no display, or --tui) and no terminal (standard input \
+    or output is not a terminal), so there is nothing to play on. For scripts and CI use \
+    `ti82 run --headless --keys ... --print-text` (docs/frontend.md, Headless runs); to play, \
+    start ti82 from a terminal or in a desktop session";
+
 /// Most queued steps before further key repeats are dropped (a held arrow key must not
 /// pile up seconds of taps).
 const MAX_QUEUED: usize = 16;
 
 /// Runs the terminal front end until quit.
 pub fn run(setup: &Setup, m: &MachineArgs, ui: &UiArgs) -> Result<()> {
+    use std::io::IsTerminal;
+    // Checked before anything starts: raw mode on a pipe fails with an obscure message.
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        anyhow::bail!("{NO_TERMINAL}");
+    }
     let speed = setup.speed(m)?;
     let mut machine = Machine::start(setup, m, true)?;
     let mut pacer = Pacer::new(speed);
