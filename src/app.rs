@@ -306,6 +306,8 @@ pub struct Machine {
     pub net: Option<NetLink>,
     /// `--link bot`: the computer opponent on the cable.
     pub bot: Option<BotLink>,
+    /// A cable made outside (`--pair`): what the status line says about it.
+    pub cable: Option<String>,
     pub link_log: Option<PathBuf>,
     /// Where to write the raw line trace at exit (`--link-trace`).
     pub link_trace: Option<PathBuf>,
@@ -354,38 +356,12 @@ impl Machine {
         keys_given: bool,
     ) -> Result<Machine> {
         let made = session::make_calc(&setup.choice)?;
-        let mut calc = made.calc;
-        let mut messages = setup.notes.clone();
         let state_path = persist.then(|| session::state_path(&setup.paths.state_dir, &made.ident));
-        let mut restored = false;
-        if let (Some(path), false) = (&state_path, m.fresh) {
-            let r = session::restore_state(&mut calc, path)?;
-            restored = r == session::Restored::Restored;
-            // On failure the calculator is untouched: it starts fresh.
-            if let Some(msg) = r.message(path) {
-                messages.push(msg);
-            }
-        }
-        session::load_files(&mut calc, &m.load)?;
-        // A TI-OS calculator that has never run is turned on as a user would (power, then
-        // ON: `romload::TI82_KEYS.boot`), whether or not the programs are sent next, so
-        // `--run` and the keys find it at the home screen. Other images (our Z80 test
-        // programs) start untouched at T-state 0.
-        if made.os.is_some() && calc.now() == 0 {
-            crate::romload::play_keys(&mut calc, crate::romload::TI82_KEYS.boot)
-                .context("turning the ROM calculator on")?;
-        }
-        // A ROM calculator gets MANBOARD and MANCALA over the link, as from a computer
-        // (before the TCP cable, if any, is plugged in).
-        if let Some(msg) =
-            session::send_programs(&mut calc, made.os.as_deref(), &setup.choice, m.no_send)?
-        {
-            messages.push(msg);
-        }
-        let mut machine = Self::with_calc(calc, made.ident, state_path, m, messages)?;
+        let p = prepare(setup, m, made, state_path.as_deref(), m.fresh)?;
+        let mut machine = Self::with_calc(p.calc, p.ident, state_path, m, p.messages)?;
         // A fresh built-in calculator starts the game as its users did: MANBOARD draws the
         // board, then MANCALA's main menu (a restored one resumes where it was left).
-        if !restored && autostarts(m, keys_given) && session::is_builtin(&machine.calc) {
+        if !p.restored && autostarts(m, keys_given) && session::is_builtin(&machine.calc) {
             machine.push_mancala();
         }
         Ok(machine)
@@ -444,6 +420,7 @@ impl Machine {
             wav,
             net,
             bot,
+            cable: None,
             link_log: m.link_log.clone(),
             link_trace: m.link_trace.clone(),
             commentary: Some(Commentary::new()),
@@ -575,7 +552,10 @@ impl Machine {
         match (&self.net, &self.bot) {
             (Some(n), _) => s.push_str(&format!(" | {}", n.status())),
             (None, Some(b)) => s.push_str(&format!(" | {}", b.status())),
-            (None, None) => s.push_str(" | link: none"),
+            (None, None) => match &self.cable {
+                Some(c) => s.push_str(&format!(" | link: {c}")),
+                None => s.push_str(" | link: none"),
+            },
         }
         if self.gif.is_some() {
             s.push_str(" | REC GIF");
@@ -625,6 +605,115 @@ impl Machine {
         }
         Ok(out)
     }
+}
+
+/// A calculator made ready to run: state restored, files loaded, turned on, programs sent.
+pub struct Prepared {
+    pub calc: Calc,
+    pub ident: String,
+    /// Restored from its saved state (else fresh).
+    pub restored: bool,
+    pub messages: Vec<String>,
+}
+
+/// Readies a calculator: restores `state_path` unless `fresh`, loads `--load` files, turns a
+/// fresh TI-OS calculator on, and sends MANBOARD and MANCALA to a ROM calculator.
+pub fn prepare(
+    setup: &Setup,
+    m: &MachineArgs,
+    made: session::Made,
+    state_path: Option<&Path>,
+    fresh: bool,
+) -> Result<Prepared> {
+    let mut calc = made.calc;
+    let mut messages = setup.notes.clone();
+    let mut restored = false;
+    if let (Some(path), false) = (state_path, fresh) {
+        let r = session::restore_state(&mut calc, path)?;
+        restored = r == session::Restored::Restored;
+        // On failure the calculator is untouched: it starts fresh.
+        if let Some(msg) = r.message(path) {
+            messages.push(msg);
+        }
+    }
+    session::load_files(&mut calc, &m.load)?;
+    // A TI-OS calculator that has never run is turned on as a user would (power, then
+    // ON: `romload::TI82_KEYS.boot`), whether or not the programs are sent next, so
+    // `--run` and the keys find it at the home screen. Other images (our Z80 test
+    // programs) start untouched at T-state 0.
+    if made.os.is_some() && calc.now() == 0 {
+        crate::romload::play_keys(&mut calc, crate::romload::TI82_KEYS.boot)
+            .context("turning the ROM calculator on")?;
+    }
+    // A ROM calculator gets MANBOARD and MANCALA over the link, as from a computer
+    // (before the TCP cable, if any, is plugged in).
+    if let Some(msg) =
+        session::send_programs(&mut calc, made.os.as_deref(), &setup.choice, m.no_send)?
+    {
+        messages.push(msg);
+    }
+    Ok(Prepared {
+        calc,
+        ident: made.ident,
+        restored,
+        messages,
+    })
+}
+
+/// `--pair`: two calculators joined by the machine crate's cable, as the single window
+/// starts one: each restored from its own state (`IDENT-pair-a.state`, `-pair-b.state`)
+/// when both can be (so their clocks agree), else both fresh; a fresh built-in pair starts
+/// MANBOARD and MANCALA on both; both states are saved at exit. Recorders (`--wav`,
+/// `--link-log`, `--link-trace`) go on calculator A only (one file each).
+pub fn start_pair(setup: &Setup, m: &MachineArgs) -> Result<(Machine, Machine)> {
+    if !m.link.is_empty() {
+        bail!("--pair joins its two calculators with their own cable, so it takes no --link");
+    }
+    let ident = session::make_calc(&setup.choice)?.ident;
+    let paths = ["a", "b"]
+        .map(|side| session::state_path(&setup.paths.state_dir, &format!("{ident}-pair-{side}")));
+    let mut fresh = m.fresh || !paths.iter().all(|p| p.exists());
+    let (a, b) = loop {
+        let a = prepare(
+            setup,
+            m,
+            session::make_calc(&setup.choice)?,
+            Some(&paths[0]),
+            fresh,
+        )?;
+        let mut b = prepare(
+            setup,
+            m,
+            session::make_calc(&setup.choice)?,
+            Some(&paths[1]),
+            fresh,
+        )?;
+        b.messages.clear(); // the notes are A's to show
+        if a.restored == b.restored {
+            break (a, b);
+        }
+        // One state could not be used: start both fresh, so the clocks agree.
+        fresh = true;
+    };
+    let restored = a.restored;
+    let (mut ca, mut cb) = (a.calc, b.calc);
+    ti82_machine::cable::connect(&mut ca, &mut cb, ti82_machine::cable::DEFAULT_LATENCY);
+    let only_b = MachineArgs {
+        wav: None,
+        link_log: None,
+        link_trace: None,
+        ..m.clone()
+    };
+    let mut ma = Machine::with_calc(ca, a.ident, Some(paths[0].clone()), m, a.messages)?;
+    let mut mb = Machine::with_calc(cb, b.ident, Some(paths[1].clone()), &only_b, b.messages)?;
+    ma.cable = Some("cable to B".into());
+    mb.cable = Some("cable to A".into());
+    for machine in [&mut ma, &mut mb] {
+        if !restored && autostarts(m, false) && session::is_builtin(&machine.calc) {
+            machine.push_mancala();
+        }
+    }
+    Ok((ma, mb))
 }
 
 /// Runs two cabled machines (see `--pair`) side by side on this thread for `t` T-states.

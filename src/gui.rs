@@ -6,7 +6,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use minifb::{Key as HostKey, KeyRepeat, MouseButton, MouseMode, ScaleMode, Window, WindowOptions};
-use ti82_machine::cable;
 
 use crate::app::{timestamped, Machine, Setup};
 use crate::cli::{MachineArgs, UiArgs};
@@ -336,34 +335,19 @@ pub fn run(setup: &Setup, m: &MachineArgs, ui: &UiArgs) -> Result<()> {
     Ok(())
 }
 
-/// Two calculators in two windows joined by the machine crate's cable, run on this thread.
-/// Both start fresh (no saved state) so their clocks agree.
+/// Two calculators in two windows joined by the machine crate's cable, run on this thread
+/// (`app::start_pair`: started, restored and saved as a pair), the windows side by side.
 fn run_pair(setup: &Setup, m: &MachineArgs, scale: usize, speed: Speed) -> Result<()> {
-    let (ma, mb) = (
-        crate::session::make_calc(&setup.choice)?,
-        crate::session::make_calc(&setup.choice)?,
-    );
-    let (os, mut a, mut b) = (ma.os, ma.calc, mb.calc);
-    crate::session::load_files(&mut a, &m.load)?;
-    crate::session::load_files(&mut b, &m.load)?;
-    let mut notes = Vec::new();
-    for c in [&mut a, &mut b] {
-        if let Some(msg) =
-            crate::session::send_programs(c, os.as_deref(), &setup.choice, m.no_send)?
-        {
-            notes.push(msg);
-        }
-    }
-    cable::connect(&mut a, &mut b, cable::DEFAULT_LATENCY);
-    let plain = MachineArgs {
-        link: Vec::new(),
-        ..m.clone()
-    };
-    notes.dedup();
-    let ma = Machine::with_calc(a, "pair-a".into(), None, &plain, notes)?;
-    let mb = Machine::with_calc(b, "pair-b".into(), None, &plain, Vec::new())?;
-    let mut va = View::open("TI-82 (A)", ma, scale)?;
-    let mut vb = View::open("TI-82 (B)", mb, scale)?;
+    let layout = Layout::new(scale);
+    let wa = open_window("TI-82 (A)", &layout)?;
+    let wb = open_window("TI-82 (B)", &layout)?;
+    let (ma, mb) = crate::app::start_pair(setup, m)?;
+    let mut va = View::with_window(wa, layout.clone(), "TI-82 (A)", ma);
+    let mut vb = View::with_window(wb, layout.clone(), "TI-82 (B)", mb);
+    // Side by side from the top-left corner of the screen, a small gap between them.
+    let gap = 16;
+    va.window.set_position(gap, gap);
+    vb.window.set_position(2 * gap + layout.width as isize, gap);
     va.window.set_target_fps(60);
     vb.window.set_target_fps(0);
     let mut pacer = Pacer::new(speed);
