@@ -16,7 +16,7 @@ use crate::keymap::KeyMap;
 use crate::pacing::Pacer;
 use crate::pacing::Speed;
 use crate::render::{lcd_image, write_png};
-use crate::script::{self, ms_to_t, Step, Timing};
+use crate::script::{self, ms_to_t, KeyHolds, Step, Timing};
 use crate::session::{self, FirmwareChoice};
 use netlink::NetCable;
 
@@ -49,14 +49,29 @@ impl Setup {
                 config.rom = Some(abs.clone());
                 match config.save(&paths.config_file) {
                     Ok(()) => notes.push(format!(
-                        "remembered the ROM in {} (--no-rom ignores it)",
+                        "remembered the ROM in {} (--no-rom forgets it)",
                         paths.config_file.display()
                     )),
                     Err(e) => notes.push(format!("could not remember the ROM: {e:#}")),
                 }
             }
             FirmwareChoice::Rom(abs)
-        } else if m.no_rom || !interactive {
+        } else if m.no_rom {
+            // `--no-rom` forgets the remembered ROM (the config keeps everything else), so the
+            // next plain start uses the built-in runtime too. Headless runs never write the
+            // config.
+            if let Some(old) = config.rom.take().filter(|_| interactive) {
+                match config.save(&paths.config_file) {
+                    Ok(()) => notes.push(format!(
+                        "forgot the remembered ROM {} (in {})",
+                        old.display(),
+                        paths.config_file.display()
+                    )),
+                    Err(e) => notes.push(format!("could not forget the ROM: {e:#}")),
+                }
+            }
+            FirmwareChoice::Builtin
+        } else if !interactive {
             FirmwareChoice::Builtin
         } else if let Some(rom) = &config.rom {
             if !rom.exists() {
@@ -81,16 +96,71 @@ impl Setup {
 }
 
 impl Setup {
-    /// The speed: `--speed` when given (not `real`), else the config file's, else real.
+    /// The speed: `--speed` when given (any value, `real` included), else the config
+    /// file's, else real. The command line always beats the config file.
     pub fn speed(&self, m: &MachineArgs) -> Result<Speed> {
-        match &self.config.speed {
-            Some(s) if m.speed == Speed::Real => s
+        match (m.speed, &self.config.speed) {
+            (Some(s), _) => Ok(s),
+            (None, Some(s)) => s
                 .parse::<Speed>()
                 .map_err(|e| anyhow::anyhow!("{}: {e}", self.paths.config_file.display())),
-            _ => Ok(m.speed),
+            (None, None) => Ok(Speed::Real),
+        }
+    }
+
+    /// The window scale: `--scale` when given, else the config file's, else `default`.
+    pub fn scale(&self, ui_scale: Option<u32>, default: u32) -> u32 {
+        ui_scale.or(self.config.scale).unwrap_or(default)
+    }
+}
+
+/// What the calculator is doing, as its firmware tells it: the conditions the key player
+/// waits for instead of guessing how long something takes in emulated time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Until {
+    /// No program runs: the one started has ended (`Done`, `Stop`, an error screen) and the
+    /// calculator is back at a screen of the OS.
+    ProgramDone,
+    /// The calculator waits for a key: at the home screen, or in a program's `Menu(`,
+    /// `Pause` or `Input`/`Prompt`.
+    KeyWait,
+}
+
+impl Until {
+    /// Whether the condition holds now. The built-in runtime answers from its own state
+    /// (`BasicFirmware::program_active` and `status`). A ROM is asked nothing: the Z80 is
+    /// taken to wait for a key when it sits in HALT with interrupts enabled, as the TI-OS
+    /// does between two keypad scans ([U]: the OS's key loop halts, `ti82-software.md` on
+    /// GetKey; a program busy in a `getKey` loop never halts, so there both conditions wait
+    /// for their time limit).
+    pub fn holds(self, calc: &Calc) -> bool {
+        if let Some(fw) = builtin_firmware(calc) {
+            use tibasic::interp::{Status, Wait};
+            let waiting = matches!(
+                fw.status(),
+                Status::Waiting(Wait::Menu { .. } | Wait::Pause | Wait::Input(_))
+            );
+            return match self {
+                Until::ProgramDone => !fw.program_active(),
+                Until::KeyWait => !fw.program_active() || waiting,
+            };
+        }
+        match calc.cpu() {
+            Some(cpu) => cpu.halted && cpu.iff1,
+            None => true,
         }
     }
 }
+
+/// The built-in runtime of `calc`, if it runs that rather than a ROM.
+fn builtin_firmware(calc: &Calc) -> Option<&tibasic::firmware::BasicFirmware> {
+    calc.firmware()
+        .as_any()
+        .downcast_ref::<tibasic::firmware::BasicFirmware>()
+}
+
+/// How often a waiting [`Until`] looks again, in emulated ms.
+const UNTIL_POLL_MS: u64 = 10;
 
 /// One queued thing to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,6 +168,13 @@ enum Item {
     Step(Step),
     /// Start a program (resolved when reached, once the calculator is up).
     Run(String),
+    /// Wait until a condition holds, at most `limit_ms` emulated ms from when it is reached
+    /// (`since`: the T-state it was reached at).
+    Until {
+        until: Until,
+        limit_ms: u64,
+        since: Option<u64>,
+    },
 }
 
 /// Plays key steps against emulated time.
@@ -106,6 +183,7 @@ pub struct Player {
     queue: VecDeque<Item>,
     busy_until: u64,
     timing: Timing,
+    notes: Vec<String>,
 }
 
 impl Player {
@@ -118,6 +196,21 @@ impl Player {
 
     pub fn push_run(&mut self, name: &str) {
         self.queue.push_back(Item::Run(name.to_string()));
+    }
+
+    /// Queues a wait for `until`, giving up after `limit_ms` emulated ms (with a message in
+    /// [`Self::take_notes`]).
+    pub fn push_until(&mut self, until: Until, limit_ms: u64) {
+        self.queue.push_back(Item::Until {
+            until,
+            limit_ms,
+            since: None,
+        });
+    }
+
+    /// Things to tell the user (a wait that ran out of time).
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
     }
 
     /// Items queued.
@@ -165,6 +258,30 @@ impl Player {
                 Item::Step(Step::Tap(b)) => self.push_front(&[Step::Tap(b)]),
                 Item::Step(Step::Wait(ms)) => self.busy_until = calc.now() + ms_to_t(ms),
                 Item::Run(name) => self.push_front(&session::run_program_keys(calc, &name)?),
+                Item::Until {
+                    until,
+                    limit_ms,
+                    since,
+                } => {
+                    let now = calc.now();
+                    let since = since.unwrap_or(now);
+                    if until.holds(calc) {
+                        continue;
+                    }
+                    if now.saturating_sub(since) >= ms_to_t(limit_ms) {
+                        self.notes.push(format!(
+                            "gave up waiting for the calculator ({until:?}) after {} emulated s",
+                            limit_ms / 1000
+                        ));
+                        continue;
+                    }
+                    self.queue.push_front(Item::Until {
+                        until,
+                        limit_ms,
+                        since: Some(since),
+                    });
+                    self.busy_until = now + ms_to_t(UNTIL_POLL_MS);
+                }
             }
         }
         Ok(())
@@ -181,12 +298,16 @@ pub struct Machine {
     /// Where to save the state at exit (`None`: do not save).
     pub state_path: Option<PathBuf>,
     pub player: Player,
+    /// Keys the window holds down (presses and releases in emulated time).
+    pub holds: KeyHolds,
     pub gif: Option<GifRecorder>,
     pub gif_scale: usize,
     pub wav: Option<WavRecorder>,
     pub net: Option<NetCable>,
     /// `--link bot`: the computer opponent on the cable.
     pub bot: Option<BotLink>,
+    /// A cable made outside (`--pair`): what the status line says about it.
+    pub cable: Option<String>,
     pub link_log: Option<PathBuf>,
     /// Where to write the raw line trace at exit (`--link-trace`).
     pub link_trace: Option<PathBuf>,
@@ -195,42 +316,53 @@ pub struct Machine {
     pub messages: Vec<String>,
 }
 
-/// Emulated milliseconds MANBOARD takes to draw the board on the built-in runtime.
-pub const MANBOARD_MS: u64 = 6_000;
+/// The longest MANBOARD may take to draw the board, and MANCALA to reach its main menu, in
+/// emulated ms (MANBOARD takes about 5 s on the built-in runtime; the waits end as soon as
+/// the firmware says so, this only bounds a program that never finishes).
+pub const START_LIMIT_MS: u64 = 60_000;
+
+/// The longest a ROM may take to boot to the home screen before `--run`, in emulated ms.
+pub const BOOT_LIMIT_MS: u64 = 5_000;
+
+/// When a fresh calculator starts MANBOARD and MANCALA by itself, as its users did: always
+/// with `--mancala`; else unless the user said what to run or press (`--run NAME`, or in a
+/// headless run `--keys`), so a script starts at the home screen. A calculator restored from
+/// its saved state resumes where it was left, and a ROM calculator never starts anything by
+/// itself (it has the programs only when they were sent).
+pub fn autostarts(m: &MachineArgs, keys_given: bool) -> bool {
+    m.mancala || (m.run.is_none() && !keys_given)
+}
+
+/// The rule of [`autostarts`] as the F1 help (window and terminal) states it.
+pub const AUTOSTART_HELP: [&str; 2] = [
+    "Fresh start: MANBOARD, then MANCALA, unless --run",
+    "(headless: or --keys) is given; --mancala forces it.",
+];
 
 impl Machine {
     /// Starts a calculator: `persist` restores the saved state (unless `--fresh`) and saves
-    /// it at exit.
+    /// it at exit. A fresh built-in calculator starts MANCALA unless `--run` is given
+    /// ([`autostarts`] with no key script).
     pub fn start(setup: &Setup, m: &MachineArgs, persist: bool) -> Result<Machine> {
+        Self::start_scripted(setup, m, persist, false)
+    }
+
+    /// As [`Self::start`], for a run that will play a key script (`keys_given`): then a
+    /// fresh calculator starts MANCALA only with `--mancala` ([`autostarts`]).
+    pub fn start_scripted(
+        setup: &Setup,
+        m: &MachineArgs,
+        persist: bool,
+        keys_given: bool,
+    ) -> Result<Machine> {
         let made = session::make_calc(&setup.choice)?;
-        let mut calc = made.calc;
-        calc.apply_hw_choices(&m.hw);
-        let mut messages = setup.notes.clone();
         let state_path = persist.then(|| session::state_path(&setup.paths.state_dir, &made.ident));
-        let mut restored = false;
-        if let (Some(path), false) = (&state_path, m.fresh) {
-            let r = session::restore_state(&mut calc, path)?;
-            restored = r == session::Restored::Restored;
-            // On failure the calculator is untouched: it starts fresh.
-            if let Some(msg) = r.message(path) {
-                messages.push(msg);
-            }
-        }
-        session::load_files(&mut calc, &m.load)?;
-        // A ROM calculator gets MANBOARD and MANCALA over the link, as from a computer
-        // (before the TCP cable, if any, is plugged in).
-        if let Some(msg) =
-            session::send_programs(&mut calc, made.os.as_deref(), &setup.choice, m.no_send)?
-        {
-            messages.push(msg);
-        }
-        let mut machine = Self::with_calc(calc, made.ident, state_path, m, messages)?;
+        let p = prepare(setup, m, made, state_path.as_deref(), m.fresh)?;
+        let mut machine = Self::with_calc(p.calc, p.ident, state_path, m, p.messages)?;
         // A fresh built-in calculator starts the game as its users did: MANBOARD draws the
         // board, then MANCALA's main menu (a restored one resumes where it was left).
-        if !restored && m.run.is_none() && session::is_builtin(&machine.calc) {
-            machine.player.push_run("MANBOARD");
-            machine.player.push(&[Step::Wait(MANBOARD_MS)]);
-            machine.player.push_run("MANCALA");
+        if !p.restored && autostarts(m, keys_given) && session::is_builtin(&machine.calc) {
+            machine.push_mancala();
         }
         Ok(machine)
     }
@@ -268,8 +400,8 @@ impl Machine {
         };
         let mut player = Player::default();
         if let Some(name) = &m.run {
-            // Give a ROM time to boot to the home screen first.
-            player.push(&[Step::Wait(1500)]);
+            // A ROM must have booted to the home screen first.
+            player.push_until(Until::KeyWait, BOOT_LIMIT_MS);
             player.push_run(name);
         }
         Ok(Machine {
@@ -277,16 +409,27 @@ impl Machine {
             ident,
             state_path,
             player,
+            holds: KeyHolds::default(),
             gif: None,
             gif_scale: 2,
             wav,
             net,
             bot,
+            cable: None,
             link_log: m.link_log.clone(),
             link_trace: m.link_trace.clone(),
             commentary: Some(Commentary::new()),
             messages,
         })
+    }
+
+    /// Queues MANBOARD (the board drawn once it has ended), then MANCALA, then a wait for
+    /// its main menu, each wait ended by the firmware ([`Until`]).
+    pub fn push_mancala(&mut self) {
+        self.player.push_run("MANBOARD");
+        self.player.push_until(Until::ProgramDone, START_LIMIT_MS);
+        self.player.push_run("MANCALA");
+        self.player.push_until(Until::KeyWait, START_LIMIT_MS);
     }
 
     /// Runs `t` T-states, in chunks of at most a frame, playing queued keys on the way and
@@ -295,13 +438,17 @@ impl Machine {
         let end = self.calc.now().saturating_add(t);
         loop {
             self.player.apply(&mut self.calc)?;
+            self.holds.release_due(&mut self.calc);
             let now = self.calc.now();
-            if now >= end {
+            if now >= end || self.holds.stalled(now) {
                 break;
             }
             let mut chunk = (end - now).min(FRAME_T);
             if self.player.busy_until > now {
                 chunk = chunk.min(self.player.busy_until - now);
+            }
+            if let Some(up) = self.holds.next_up().filter(|&up| up > now) {
+                chunk = chunk.min(up - now);
             }
             match (&mut self.bot, &mut self.net) {
                 (Some(bot), _) => bot.run(&mut self.calc, chunk),
@@ -316,6 +463,7 @@ impl Machine {
             }
             self.after_chunk()?;
         }
+        self.messages.extend(self.player.take_notes());
         Ok(())
     }
 
@@ -330,6 +478,7 @@ impl Machine {
     }
 
     pub(crate) fn after_chunk(&mut self) -> Result<()> {
+        self.messages.extend(self.player.take_notes());
         if let Some(c) = &mut self.commentary {
             c.observe(&self.calc);
         }
@@ -404,7 +553,10 @@ impl Machine {
         match (&self.net, &self.bot) {
             (Some(n), _) => s.push_str(&format!(" | {}", n.status())),
             (None, Some(b)) => s.push_str(&format!(" | {}", b.status())),
-            (None, None) => s.push_str(" | link: none"),
+            (None, None) => match &self.cable {
+                Some(c) => s.push_str(&format!(" | link: {c}")),
+                None => s.push_str(" | link: none"),
+            },
         }
         if self.gif.is_some() {
             s.push_str(" | REC GIF");
@@ -456,14 +608,126 @@ impl Machine {
     }
 }
 
+/// A calculator made ready to run: state restored, files loaded, turned on, programs sent.
+pub struct Prepared {
+    pub calc: Calc,
+    pub ident: String,
+    /// Restored from its saved state (else fresh).
+    pub restored: bool,
+    pub messages: Vec<String>,
+}
+
+/// Readies a calculator: restores `state_path` unless `fresh`, loads `--load` files, turns a
+/// fresh TI-OS calculator on, and sends MANBOARD and MANCALA to a ROM calculator.
+pub fn prepare(
+    setup: &Setup,
+    m: &MachineArgs,
+    made: session::Made,
+    state_path: Option<&Path>,
+    fresh: bool,
+) -> Result<Prepared> {
+    let mut calc = made.calc;
+    calc.apply_hw_choices(&m.hw);
+    let mut messages = setup.notes.clone();
+    let mut restored = false;
+    if let (Some(path), false) = (state_path, fresh) {
+        let r = session::restore_state(&mut calc, path)?;
+        restored = r == session::Restored::Restored;
+        // On failure the calculator is untouched: it starts fresh.
+        if let Some(msg) = r.message(path) {
+            messages.push(msg);
+        }
+    }
+    session::load_files(&mut calc, &m.load)?;
+    // A TI-OS calculator that has never run is turned on as a user would (power, then
+    // ON: `romload::TI82_KEYS.boot`), whether or not the programs are sent next, so
+    // `--run` and the keys find it at the home screen. Other images (our Z80 test
+    // programs) start untouched at T-state 0.
+    if made.os.is_some() && calc.now() == 0 {
+        crate::romload::play_keys(&mut calc, crate::romload::TI82_KEYS.boot)
+            .context("turning the ROM calculator on")?;
+    }
+    // A ROM calculator gets MANBOARD and MANCALA over the link, as from a computer
+    // (before the TCP cable, if any, is plugged in).
+    if let Some(msg) =
+        session::send_programs(&mut calc, made.os.as_deref(), &setup.choice, m.no_send)?
+    {
+        messages.push(msg);
+    }
+    Ok(Prepared {
+        calc,
+        ident: made.ident,
+        restored,
+        messages,
+    })
+}
+
+/// `--pair`: two calculators joined by the machine crate's cable, as the single window
+/// starts one: each restored from its own state (`IDENT-pair-a.state`, `-pair-b.state`)
+/// when both can be (so their clocks agree), else both fresh; a fresh built-in pair starts
+/// MANBOARD and MANCALA on both; both states are saved at exit. Recorders (`--wav`,
+/// `--link-log`, `--link-trace`) go on calculator A only (one file each).
+pub fn start_pair(setup: &Setup, m: &MachineArgs) -> Result<(Machine, Machine)> {
+    if !m.link.is_empty() {
+        bail!("--pair joins its two calculators with their own cable, so it takes no --link");
+    }
+    let ident = session::make_calc(&setup.choice)?.ident;
+    let paths = ["a", "b"]
+        .map(|side| session::state_path(&setup.paths.state_dir, &format!("{ident}-pair-{side}")));
+    let mut fresh = m.fresh || !paths.iter().all(|p| p.exists());
+    let (a, b) = loop {
+        let a = prepare(
+            setup,
+            m,
+            session::make_calc(&setup.choice)?,
+            Some(&paths[0]),
+            fresh,
+        )?;
+        let mut b = prepare(
+            setup,
+            m,
+            session::make_calc(&setup.choice)?,
+            Some(&paths[1]),
+            fresh,
+        )?;
+        b.messages.clear(); // the notes are A's to show
+        if a.restored == b.restored {
+            break (a, b);
+        }
+        // One state could not be used: start both fresh, so the clocks agree.
+        fresh = true;
+    };
+    let restored = a.restored;
+    let (mut ca, mut cb) = (a.calc, b.calc);
+    ti82_machine::cable::connect(&mut ca, &mut cb, ti82_machine::cable::DEFAULT_LATENCY);
+    let only_b = MachineArgs {
+        wav: None,
+        link_log: None,
+        link_trace: None,
+        ..m.clone()
+    };
+    let mut ma = Machine::with_calc(ca, a.ident, Some(paths[0].clone()), m, a.messages)?;
+    let mut mb = Machine::with_calc(cb, b.ident, Some(paths[1].clone()), &only_b, b.messages)?;
+    ma.cable = Some("cable to B".into());
+    mb.cable = Some("cable to A".into());
+    for machine in [&mut ma, &mut mb] {
+        if !restored && autostarts(m, false) && session::is_builtin(&machine.calc) {
+            machine.push_mancala();
+        }
+    }
+    Ok((ma, mb))
+}
+
 /// Runs two cabled machines (see `--pair`) side by side on this thread for `t` T-states.
 pub fn advance_pair(a: &mut Machine, b: &mut Machine, t: u64) -> Result<()> {
     let end = a.calc.now().saturating_add(t);
     loop {
         a.player.apply(&mut a.calc)?;
         b.player.apply(&mut b.calc)?;
+        a.holds.release_due(&mut a.calc);
+        b.holds.release_due(&mut b.calc);
         let now = a.calc.now();
-        if now >= end {
+        if now >= end || a.holds.stalled(now) || b.holds.stalled(b.calc.now()) {
             break;
         }
         let mut chunk = (end - now).min(FRAME_T);
@@ -471,6 +735,9 @@ pub fn advance_pair(a: &mut Machine, b: &mut Machine, t: u64) -> Result<()> {
             let n = m.calc.now();
             if m.player.busy_until > n {
                 chunk = chunk.min(m.player.busy_until - n);
+            }
+            if let Some(up) = m.holds.next_up().filter(|&up| up > n) {
+                chunk = chunk.min(up - n);
             }
         }
         ti82_machine::cable::run_pair(&mut a.calc, &mut b.calc, chunk.max(1));

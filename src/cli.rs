@@ -124,7 +124,7 @@ pub struct MachineArgs {
     /// TI-82 ROM image (128 KiB). Remembered in the config file for next time.
     #[arg(long, value_name = "FILE", conflicts_with = "no_rom")]
     pub rom: Option<PathBuf>,
-    /// Ignore the remembered ROM: use the built-in runtime.
+    /// Use the built-in runtime, and forget the remembered ROM (the config file's `rom`).
     #[arg(long)]
     pub no_rom: bool,
     /// Variables to load (.82p .82g .82l ... or their UUE text).
@@ -133,12 +133,17 @@ pub struct MachineArgs {
     /// With a ROM: do not send MANBOARD and MANCALA over the link at start.
     #[arg(long)]
     pub no_send: bool,
-    /// Run this program once started.
-    #[arg(long, value_name = "NAME")]
+    /// Run this program once started (then MANCALA does not start by itself).
+    #[arg(long, value_name = "NAME", conflicts_with = "mancala")]
     pub run: Option<String>,
-    /// Emulation speed: real, a factor (2, 0.5), or turbo.
-    #[arg(long, value_name = "SPEED", default_value = "real")]
-    pub speed: Speed,
+    /// Start MANBOARD and MANCALA on a fresh calculator even with --keys (they start by
+    /// themselves when neither --run nor --keys is given).
+    #[arg(long)]
+    pub mancala: bool,
+    /// Emulation speed: real, a factor (2, 0.5), or turbo [default: the config file's
+    /// `speed`, else real].
+    #[arg(long, value_name = "SPEED")]
+    pub speed: Option<Speed>,
     /// Start clean: do not restore the saved state.
     #[arg(long)]
     pub fresh: bool,

@@ -5,8 +5,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use minifb::{Key as HostKey, KeyRepeat, MouseButton, MouseMode, Window, WindowOptions};
-use ti82_machine::cable;
+use minifb::{Key as HostKey, KeyRepeat, MouseButton, MouseMode, ScaleMode, Window, WindowOptions};
 
 use crate::app::{timestamped, Machine, Setup};
 use crate::cli::{MachineArgs, UiArgs};
@@ -15,7 +14,6 @@ use crate::pacing::{Pacer, Speed};
 use crate::render::write_png;
 use crate::script::{Button, Step};
 use crate::skin::{self, Layout, Overlay};
-use crate::DEFAULT_SCALE;
 
 /// The host key name of a minifb key (see [`crate::keymap::HOST_KEYS`]).
 pub fn host_name(k: HostKey) -> Option<&'static str> {
@@ -133,28 +131,53 @@ pub struct View {
     pub layout: Layout,
     pub buf: Vec<u32>,
     pub machine: Machine,
-    held: Vec<Button>,
     help: bool,
     note: Option<(String, Instant)>,
     title: String,
 }
 
+/// A window could not be opened (no usable display): the caller may use the terminal.
+#[derive(Debug)]
+pub struct NoWindow(pub String);
+
+impl std::fmt::Display for NoWindow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot open a window: {}", self.0)
+    }
+}
+
+impl std::error::Error for NoWindow {}
+
+/// Opens a resizable window for `layout`: resizing stretches the skin, keeping its shape.
+pub fn open_window(title: &str, layout: &Layout) -> Result<Window, NoWindow> {
+    let opts = WindowOptions {
+        resize: true,
+        scale_mode: ScaleMode::AspectRatioStretch,
+        ..WindowOptions::default()
+    };
+    Window::new(title, layout.width, layout.height, opts).map_err(|e| NoWindow(e.to_string()))
+}
+
 impl View {
     pub fn open(title: &str, machine: Machine, scale: usize) -> Result<View> {
         let layout = Layout::new(scale);
-        let window = Window::new(title, layout.width, layout.height, WindowOptions::default())
-            .map_err(|e| anyhow::anyhow!("cannot open a window: {e} (try --tui)"))?;
+        let window = open_window(title, &layout)?;
+        Ok(Self::with_window(window, layout, title, machine))
+    }
+
+    /// A view in a window already open (so a calculator is only started once a window is
+    /// there).
+    pub fn with_window(window: Window, layout: Layout, title: &str, machine: Machine) -> View {
         let buf = vec![0; layout.width * layout.height];
-        Ok(View {
+        View {
             window,
             layout,
             buf,
             machine,
-            held: Vec::new(),
             help: false,
             note: None,
             title: title.to_string(),
-        })
+        }
     }
 
     fn say(&mut self, msg: String) {
@@ -162,8 +185,9 @@ impl View {
         self.note = Some((msg, Instant::now()));
     }
 
-    /// Reads the keyboard and mouse; returns the commands pressed this frame.
-    pub fn input(&mut self, keymap: &KeyMap) -> Vec<Command> {
+    /// Reads the keyboard and mouse; returns the commands pressed this frame. Held keys
+    /// become presses in emulated time (`script::KeyHolds`), at `speed`'s hold factor.
+    pub fn input(&mut self, keymap: &KeyMap, speed: Speed) -> Vec<Command> {
         let mut cmds = Vec::new();
         let mut want: Vec<Button> = Vec::new();
         let active = self.window.is_active();
@@ -188,23 +212,17 @@ impl View {
             }
         }
         if self.window.get_mouse_down(MouseButton::Left) {
-            if let Some((x, y)) = self.window.get_mouse_pos(MouseMode::Discard) {
-                if let Some(b) = self.layout.key_at(x as usize, y as usize) {
+            if let Some((x, y)) = self.window.get_unscaled_mouse_pos(MouseMode::Discard) {
+                let (ww, wh) = self.window.get_size();
+                let at = skin::window_to_skin(&self.layout, (ww, wh), (x, y));
+                if let Some(b) = at.and_then(|(x, y)| self.layout.key_at(x, y)) {
                     want.push(b);
                 }
             }
         }
-        for b in &self.held {
-            if !want.contains(b) {
-                b.set(&mut self.machine.calc, false);
-            }
-        }
-        for b in &want {
-            if !self.held.contains(b) {
-                b.set(&mut self.machine.calc, true);
-            }
-        }
-        self.held = want;
+        let m = &mut self.machine;
+        m.holds
+            .update(&mut m.calc, &want, Instant::now(), speed.hold_factor());
         cmds
     }
 
@@ -256,9 +274,10 @@ impl View {
             let mut lines = vec![format!("{} keys (F1 to close)", self.title)];
             lines.extend(keymap.help_lines());
             lines.push("Click keys with the mouse.".into());
+            lines.extend(crate::app::AUTOSTART_HELP.map(String::from));
             lines
         });
-        let down: Vec<Button> = self.held.clone();
+        let down: Vec<Button> = self.machine.holds.down();
         skin::draw(
             &mut self.buf,
             &self.layout,
@@ -279,30 +298,35 @@ const FRAME: Duration = Duration::from_micros(16_667);
 
 /// Runs the window front end until the window closes.
 pub fn run(setup: &Setup, m: &MachineArgs, ui: &UiArgs) -> Result<()> {
-    let scale = ui.scale.or(setup.config.scale).unwrap_or(DEFAULT_SCALE) as usize;
+    let default = crate::default_window_scale(crate::host_scale_factor());
+    let scale = setup.scale(ui.scale, default) as usize;
     let speed = setup.speed(m)?;
     if ui.pair {
         return run_pair(setup, m, scale, speed);
     }
+    // The window first: if none can open, nothing has started yet and the caller may use
+    // the terminal instead (`NoWindow`).
+    let layout = Layout::new(scale);
+    let window = open_window("TI-82", &layout)?;
     let machine = Machine::start(setup, m, true)?;
-    let mut view = View::open("TI-82", machine, scale)?;
+    let mut view = View::with_window(window, layout, "TI-82", machine);
     view.window.set_target_fps(60);
     let mut pacer = Pacer::new(speed);
     let mut looped = Ok(());
     while view.window.is_open() && !crate::shutdown::requested() {
         let mut go = true;
-        for c in view.input(&setup.keymap) {
+        for c in view.input(&setup.keymap, pacer.speed) {
             go &= view.command(c, &mut pacer, speed);
         }
         if !go {
             break;
         }
         let budget = pacer.budget(FRAME);
-        let t0 = Instant::now();
+        let (t0, c0) = (Instant::now(), view.machine.calc.now());
         if let Err(e) = view.machine.advance(budget) {
             view.say(format!("{e:#}"));
         }
-        pacer.ran(budget, t0.elapsed());
+        pacer.ran(view.machine.calc.now() - c0, t0.elapsed());
         if let Err(e) = view.draw(&setup.keymap, &mut pacer) {
             looped = Err(e);
             break;
@@ -311,57 +335,40 @@ pub fn run(setup: &Setup, m: &MachineArgs, ui: &UiArgs) -> Result<()> {
     crate::shutdown::finish_anyway(looped, || view.machine.finish())
 }
 
-/// Two calculators in two windows joined by the machine crate's cable, run on this thread.
-/// Both start fresh (no saved state) so their clocks agree.
+/// Two calculators in two windows joined by the machine crate's cable, run on this thread
+/// (`app::start_pair`: started, restored and saved as a pair), the windows side by side.
 fn run_pair(setup: &Setup, m: &MachineArgs, scale: usize, speed: Speed) -> Result<()> {
-    let (ma, mb) = (
-        crate::session::make_calc(&setup.choice)?,
-        crate::session::make_calc(&setup.choice)?,
-    );
-    let (os, mut a, mut b) = (ma.os, ma.calc, mb.calc);
-    a.apply_hw_choices(&m.hw);
-    b.apply_hw_choices(&m.hw);
-    crate::session::load_files(&mut a, &m.load)?;
-    crate::session::load_files(&mut b, &m.load)?;
-    let mut notes = Vec::new();
-    for c in [&mut a, &mut b] {
-        if let Some(msg) =
-            crate::session::send_programs(c, os.as_deref(), &setup.choice, m.no_send)?
-        {
-            notes.push(msg);
-        }
-    }
-    cable::connect(&mut a, &mut b, cable::DEFAULT_LATENCY);
-    let plain = MachineArgs {
-        link: Vec::new(),
-        ..m.clone()
-    };
-    notes.dedup();
-    let ma = Machine::with_calc(a, "pair-a".into(), None, &plain, notes)?;
-    let mb = Machine::with_calc(b, "pair-b".into(), None, &plain, Vec::new())?;
-    let mut va = View::open("TI-82 (A)", ma, scale)?;
-    let mut vb = View::open("TI-82 (B)", mb, scale)?;
+    let layout = Layout::new(scale);
+    let wa = open_window("TI-82 (A)", &layout)?;
+    let wb = open_window("TI-82 (B)", &layout)?;
+    let (ma, mb) = crate::app::start_pair(setup, m)?;
+    let mut va = View::with_window(wa, layout.clone(), "TI-82 (A)", ma);
+    let mut vb = View::with_window(wb, layout.clone(), "TI-82 (B)", mb);
+    // Side by side from the top-left corner of the screen, a small gap between them.
+    let gap = 16;
+    va.window.set_position(gap, gap);
+    vb.window.set_position(2 * gap + layout.width as isize, gap);
     va.window.set_target_fps(60);
     vb.window.set_target_fps(0);
     let mut pacer = Pacer::new(speed);
     let mut looped = Ok(());
     while va.window.is_open() && vb.window.is_open() && !crate::shutdown::requested() {
         let mut go = true;
-        for c in va.input(&setup.keymap) {
+        for c in va.input(&setup.keymap, pacer.speed) {
             go &= va.command(c, &mut pacer, speed);
         }
-        for c in vb.input(&setup.keymap) {
+        for c in vb.input(&setup.keymap, pacer.speed) {
             go &= vb.command(c, &mut pacer, speed);
         }
         if !go {
             break;
         }
         let budget = pacer.budget(FRAME);
-        let t0 = Instant::now();
+        let (t0, c0) = (Instant::now(), va.machine.calc.now());
         if let Err(e) = crate::app::advance_pair(&mut va.machine, &mut vb.machine, budget) {
             va.say(format!("{e:#}"));
         }
-        pacer.ran(budget, t0.elapsed());
+        pacer.ran(va.machine.calc.now() - c0, t0.elapsed());
         if let Err(e) = va
             .draw(&setup.keymap, &mut pacer)
             .and_then(|()| vb.draw(&setup.keymap, &mut pacer))

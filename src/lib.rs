@@ -27,11 +27,41 @@ pub mod solve;
 pub mod tcp;
 pub mod tui;
 
-/// Default LCD scale for the window and screenshots.
+/// Default LCD scale for screenshots (`--screenshot`, F7).
 pub const DEFAULT_SCALE: u32 = 4;
 
-/// True when an X display is available (the window uses minifb's X11 back end; Wayland
-/// desktops provide one through XWayland).
+/// Default LCD scale for the window at a host scale factor of 1: the whole skin, keypad
+/// included, is 324 × 485 pixels, which fits a 1366 × 768 laptop screen with its panels
+/// (`skin::Layout`; scale 4 is 440 × 826).
+pub const WINDOW_SCALE: u32 = 3;
+
+/// Whether a window may open: always on Windows and macOS (minifb's own back ends); on other
+/// systems when an X display is set (`DISPLAY`: minifb's X11 back end, which Wayland
+/// desktops serve through XWayland). Opening can still fail; the front end then falls back
+/// to the terminal.
 pub fn have_display() -> bool {
+    if cfg!(any(target_os = "windows", target_os = "macos")) {
+        return true;
+    }
     std::env::var_os("DISPLAY").is_some_and(|v| !v.is_empty())
+}
+
+/// The host's scale factor for the window (HiDPI screens): `GDK_SCALE` when it is a whole
+/// number from 1 to 4, as GNOME and other desktops publish it to X11 programs; else 1.
+/// minifb has no DPI query of its own, so this is the one hint there is.
+pub fn host_scale_factor() -> u32 {
+    host_scale_from(std::env::var("GDK_SCALE").ok().as_deref())
+}
+
+/// [`host_scale_factor`] for a given `GDK_SCALE` value.
+pub fn host_scale_from(gdk_scale: Option<&str>) -> u32 {
+    gdk_scale
+        .and_then(|v| v.trim().parse::<u32>().ok())
+        .filter(|f| (1..=4).contains(f))
+        .unwrap_or(1)
+}
+
+/// The window's default LCD scale on a host with scale factor `factor`.
+pub fn default_window_scale(factor: u32) -> u32 {
+    WINDOW_SCALE * factor.clamp(1, 4)
 }

@@ -33,7 +33,10 @@ fn main() -> ExitCode {
 
 fn headless(args: &RunArgs) -> Result<()> {
     let setup = Setup::new(&args.machine, false)?;
-    let mut m = Machine::start(&setup, &args.machine, false)?;
+    // `--play-cvc` plays MANCALA, so it asks for it as `--mancala` does.
+    let mut machine = args.machine.clone();
+    machine.mancala |= args.play_cvc.is_some();
+    let mut m = Machine::start_scripted(&setup, &machine, false, args.keys.is_some())?;
     for msg in m.messages.drain(..) {
         eprintln!("ti82: {msg}");
     }
@@ -54,7 +57,7 @@ fn headless(args: &RunArgs) -> Result<()> {
                 rocks: args.rocks,
                 seed: args.seed,
             }),
-        speed: match args.machine.speed {
+        speed: match setup.speed(&args.machine)? {
             ti82::pacing::Speed::Real => Some(1.0),
             ti82::pacing::Speed::Times(f) => Some(f),
             ti82::pacing::Speed::Turbo => None,
@@ -72,17 +75,32 @@ fn headless(args: &RunArgs) -> Result<()> {
     Ok(())
 }
 
+/// The window whenever one can open, else the terminal (`--tui` asks for the terminal).
 fn interactive(machine: &MachineArgs, ui: &UiArgs) -> Result<()> {
+    if ui.pair && !machine.link.is_empty() {
+        anyhow::bail!(
+            "--pair joins its two calculators with their own cable, so it takes no --link \
+             (for a cable to another process or the bot, run one calculator with --link)"
+        );
+    }
     let setup = Setup::new(machine, true)?;
     // Signals stop the loop, which saves the calculator's state, instead of killing it.
     ti82::shutdown::install()?;
-    if ui.tui || !have_display() {
-        if ui.pair {
-            anyhow::bail!("--pair needs a display (two windows)");
+    if !ui.tui && have_display() {
+        match gui::run(&setup, machine, ui) {
+            Err(e) if !ui.pair && e.downcast_ref::<gui::NoWindow>().is_some() => {
+                eprintln!("ti82: {e:#}; using the terminal (--tui asks for it directly)");
+            }
+            other => return other,
         }
-        return tui::run(&setup, machine, ui);
     }
-    gui::run(&setup, machine, ui)
+    if ui.pair {
+        anyhow::bail!(
+            "--pair needs two windows and no display is available (DISPLAY is not set): \
+             start it in a desktop session, or run two processes joined by --link"
+        );
+    }
+    tui::run(&setup, machine, ui)
 }
 
 fn conformance(args: &ConformanceArgs) -> Result<()> {

@@ -52,6 +52,17 @@ impl fmt::Display for Speed {
     }
 }
 
+impl Speed {
+    /// Emulated seconds one wall second of holding a key is worth: the factor at `real` and
+    /// `N`; 1 in turbo, so a held key lasts as long on the calculator as a human press would.
+    pub fn hold_factor(self) -> f64 {
+        match self {
+            Speed::Real | Speed::Turbo => 1.0,
+            Speed::Times(n) => n,
+        }
+    }
+}
+
 /// The most emulated time one budget may cover (a quarter second), so a stall is not
 /// followed by a burst.
 const MAX_DEBT_T: u64 = CLOCK_HZ / 4;

@@ -256,3 +256,129 @@ mod tests {
         assert_eq!(w, vec![(1, 1, "A"), (1, 4, "B"), (3, 1, "C")]);
     }
 }
+
+/// How long a press lasts on the calculator at least, in emulated ms: a quick human tap.
+pub const HUMAN_PRESS_MS: u64 = 100;
+
+/// One key the host holds, as the calculator sees it.
+#[derive(Clone, Debug)]
+struct HeldKey {
+    button: Button,
+    /// When it went down, in T-states and in wall time.
+    down_t: u64,
+    down_wall: std::time::Instant,
+    /// When it goes up on the calculator (T-states), as far as known now.
+    up_t: u64,
+    /// Released on the calculator already (the host may still hold it).
+    up: bool,
+    /// The host still holds it (as of the last update).
+    host: bool,
+}
+
+/// Host key holds (window keys, mouse buttons) as presses and releases in emulated time.
+///
+/// A press goes down when the front end sees it and lasts on the calculator as long as the
+/// host held it, measured in wall time and converted at the speed's factor (real: 1 wall
+/// second is 1 emulated second; `N`: N; turbo: 1, as a human press would last), and at
+/// least [`HUMAN_PRESS_MS`]. So a key held for one host frame in turbo (which may run ten
+/// emulated seconds) is a 100 ms press on the calculator, not a ten-second one that repeats
+/// a hundred times; a key held for a second repeats as on a real calculator held a second.
+/// [`KeyHolds::next_up`] tells the runner where to cut its chunk so the release lands on time;
+/// while the host still holds a key, the runner stops at its release time
+/// ([`KeyHolds::stalled`]) until the next frame says whether the hold goes on, so in turbo a
+/// held key slows the calculator to the hold's own pace (real time) until it is let go.
+#[derive(Clone, Debug, Default)]
+pub struct KeyHolds {
+    keys: Vec<HeldKey>,
+    last_wall: Option<std::time::Instant>,
+}
+
+impl KeyHolds {
+    /// One host frame: `want` are the buttons the host holds at `wall`; `factor` is the
+    /// emulated seconds a wall second of holding is worth (see the type's doc). Presses
+    /// new buttons and moves the release times of held ones; call before running the frame.
+    pub fn update(
+        &mut self,
+        calc: &mut Calc,
+        want: &[Button],
+        wall: std::time::Instant,
+        factor: f64,
+    ) {
+        // The coming chunk runs about as much wall time as the last frame took: a held key
+        // stays down through it.
+        let frame = self
+            .last_wall
+            .map_or(0.0, |l| wall.saturating_duration_since(l).as_secs_f64());
+        self.last_wall = Some(wall);
+        let now = calc.now();
+        let min_t = ms_to_t(HUMAN_PRESS_MS);
+        self.keys.retain(|k| {
+            if want.contains(&k.button) {
+                return true;
+            }
+            // Host released: up at once, unless the press has not lasted a human tap yet.
+            if !k.up && now < k.down_t + min_t {
+                return true;
+            }
+            if !k.up {
+                k.button.set(calc, false);
+            }
+            false
+        });
+        for k in &mut self.keys {
+            k.host = want.contains(&k.button);
+            if !k.up && want.contains(&k.button) {
+                let held = wall.saturating_duration_since(k.down_wall).as_secs_f64() + frame;
+                let t = (held * factor.max(0.0) * CLOCK_HZ as f64) as u64;
+                k.up_t = k.up_t.max(k.down_t + t.max(min_t));
+            } else if !want.contains(&k.button) {
+                k.up_t = k.down_t + min_t;
+            }
+        }
+        for &b in want {
+            if !self.keys.iter().any(|k| k.button == b) {
+                b.set(calc, true);
+                self.keys.push(HeldKey {
+                    button: b,
+                    down_t: now,
+                    down_wall: wall,
+                    up_t: now + min_t,
+                    up: false,
+                    host: true,
+                });
+            }
+        }
+    }
+
+    /// The next T-state at which a key goes up on the calculator.
+    pub fn next_up(&self) -> Option<u64> {
+        self.keys.iter().filter(|k| !k.up).map(|k| k.up_t).min()
+    }
+
+    /// Whether the runner must stop for this host frame: a key the host still holds has
+    /// reached its release time as known so far.
+    pub fn stalled(&self, now: u64) -> bool {
+        self.keys.iter().any(|k| k.host && !k.up && now >= k.up_t)
+    }
+
+    /// Releases the keys the host has let go whose time has come (`calc.now()` at or past
+    /// it); they are forgotten at the next update.
+    pub fn release_due(&mut self, calc: &mut Calc) {
+        let now = calc.now();
+        for k in &mut self.keys {
+            if !k.host && !k.up && now >= k.up_t {
+                k.button.set(calc, false);
+                k.up = true;
+            }
+        }
+    }
+
+    /// The buttons down on the calculator now (for drawing them pressed).
+    pub fn down(&self) -> Vec<Button> {
+        self.keys
+            .iter()
+            .filter(|k| !k.up)
+            .map(|k| k.button)
+            .collect()
+    }
+}

@@ -52,6 +52,22 @@ impl KeyRect {
     }
 }
 
+/// Where a point of a resized window falls on the skin: minifb's `AspectRatioStretch` draws
+/// the skin as large as fits, its shape kept, centred (bars on the two other sides). `None`
+/// on the bars.
+pub fn window_to_skin(
+    layout: &Layout,
+    window: (usize, usize),
+    at: (f32, f32),
+) -> Option<(usize, usize)> {
+    let (ww, wh) = (window.0.max(1) as f32, window.1.max(1) as f32);
+    let (lw, lh) = (layout.width as f32, layout.height as f32);
+    let s = (ww / lw).min(wh / lh);
+    let (ox, oy) = ((ww - lw * s) / 2.0, (wh - lh * s) / 2.0);
+    let (x, y) = ((at.0 - ox) / s, (at.1 - oy) / s);
+    (x >= 0.0 && y >= 0.0 && x < lw && y < lh).then_some((x as usize, y as usize))
+}
+
 /// Sizes and places of everything on the skin for an LCD scale.
 #[derive(Clone, Debug)]
 pub struct Layout {

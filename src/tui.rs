@@ -119,16 +119,27 @@ impl Drop for TermGuard {
     }
 }
 
+/// What to do when there is neither a window nor a terminal.
+pub const NO_TERMINAL: &str = "no window (no display, or --tui) and no terminal (standard input \
+    or output is not a terminal), so there is nothing to play on. For scripts and CI use \
+    `ti82 run --headless --keys ... --print-text` (docs/frontend.md, Headless runs); to play, \
+    start ti82 from a terminal or in a desktop session";
+
 /// Most queued steps before further key repeats are dropped (a held arrow key must not
 /// pile up seconds of taps).
 const MAX_QUEUED: usize = 16;
 
 /// Runs the terminal front end until quit.
 pub fn run(setup: &Setup, m: &MachineArgs, ui: &UiArgs) -> Result<()> {
+    use std::io::IsTerminal;
+    // Checked before anything starts: raw mode on a pipe fails with an obscure message.
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        anyhow::bail!("{NO_TERMINAL}");
+    }
     let speed = setup.speed(m)?;
     let mut machine = Machine::start(setup, m, true)?;
     let mut pacer = Pacer::new(speed);
-    let scale = ui.scale.or(setup.config.scale).unwrap_or(DEFAULT_SCALE) as usize;
+    let scale = setup.scale(ui.scale, DEFAULT_SCALE) as usize;
     let mut out = std::io::stdout();
     let mut notes: Vec<String> = std::mem::take(&mut machine.messages);
     let result = {
@@ -252,6 +263,7 @@ fn event_loop(
         if help {
             lines.extend(setup.keymap.help_lines());
             lines.push("Terminal: every key is a tap; capitals type ALPHA letters.".into());
+            lines.extend(crate::app::AUTOSTART_HELP.map(String::from));
         }
         for (i, line) in lines.iter().enumerate().take(rows as usize) {
             if prev.get(i) == Some(line) {

@@ -22,7 +22,7 @@ fn window_options() {
     );
     assert_eq!(c.machine.load.len(), 2);
     assert_eq!(c.machine.run.as_deref(), Some("MANCALA"));
-    assert_eq!(c.machine.speed, Speed::Times(2.0));
+    assert_eq!(c.machine.speed, Some(Speed::Times(2.0)));
     assert_eq!(c.ui.scale, Some(3));
     assert!(c.machine.fresh);
     let c = parse(&[
@@ -30,7 +30,7 @@ fn window_options() {
     ])
     .unwrap();
     assert!(c.machine.no_rom && c.ui.tui);
-    assert_eq!(c.machine.speed, Speed::Turbo);
+    assert_eq!(c.machine.speed, Some(Speed::Turbo));
     assert_eq!(c.machine.link, vec!["listen", "5000"]);
     let c = parse(&["--pair", "--link-log", "l.txt", "--wav", "w.wav"]).unwrap();
     assert!(c.ui.pair);
@@ -78,4 +78,7 @@ fn usage_errors() {
     assert!(parse(&["--link", "listen", "5000", "extra"]).is_err());
     assert!(parse(&["run", "--wait-ms", "x"]).is_err());
     assert!(parse(&["frobnicate"]).is_err());
+    // --mancala asks for the game, --run for another program: not both.
+    assert!(parse(&["--mancala", "--run", "X"]).is_err());
+    assert!(parse(&["--mancala"]).unwrap().machine.mancala);
 }

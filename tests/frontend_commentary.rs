@@ -2,7 +2,7 @@
 //! move of MANCALA through queued keys and the status line explains it; the evaluation key
 //! adds the engine's evaluation; the key map binds it to F11.
 
-use ti82::app::{Machine, MANBOARD_MS};
+use ti82::app::Machine;
 use ti82::cli::MachineArgs;
 use ti82::keymap::{Binding, Command, KeyMap};
 use ti82::pacing::{Pacer, Speed};
@@ -28,10 +28,7 @@ fn status_line_follows_a_mancala_game() {
     .unwrap();
     assert!(m.commentary.is_some(), "on by default");
     m.player.push(&[Step::Wait(100)]);
-    m.player.push_run("MANBOARD");
-    m.player.push(&[Step::Wait(MANBOARD_MS)]);
-    m.player.push_run("MANCALA");
-    m.player.push(&[Step::Wait(1_000)]);
+    m.push_mancala();
     m.run_queue().unwrap();
     let s = status(&mut m);
     assert!(s.ends_with(" | link: none"), "no game, no commentary: {s}");

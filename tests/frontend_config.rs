@@ -69,15 +69,94 @@ fn rom_is_remembered_only_interactively() {
     assert!(matches!(s.choice, FirmwareChoice::Rom(_)));
     let saved = ConfigFile::load(&paths.config_file).unwrap();
     assert_eq!(saved.rom, Some(std::fs::canonicalize(&rom_path).unwrap()));
-    // Next time without --rom: the remembered one; --no-rom ignores it.
+    // Next time without --rom: the remembered one.
     let s = Setup::with_paths(paths.clone(), &MachineArgs::default(), true).unwrap();
     assert!(matches!(s.choice, FirmwareChoice::Rom(_)));
+}
+
+#[test]
+fn no_rom_forgets_the_remembered_rom() {
+    let dir = rom::temp_dir("forget");
+    let rom_path = rom::write_rom(&dir);
+    let paths = Paths::in_dir(&dir);
+    std::fs::write(&paths.config_file, "scale = 2\nspeed = \"turbo\"\n").unwrap();
+    let with_rom = MachineArgs {
+        rom: Some(rom_path),
+        ..MachineArgs::default()
+    };
+    Setup::with_paths(paths.clone(), &with_rom, true).unwrap();
+    assert!(ConfigFile::load(&paths.config_file).unwrap().rom.is_some());
     let no = MachineArgs {
         no_rom: true,
         ..MachineArgs::default()
     };
+    // A headless run (not interactive) with --no-rom uses the built-in runtime and leaves the
+    // config alone.
+    let s = Setup::with_paths(paths.clone(), &no, false).unwrap();
+    assert_eq!(s.choice, FirmwareChoice::Builtin);
+    assert!(ConfigFile::load(&paths.config_file).unwrap().rom.is_some());
+    // Interactive --no-rom: built-in now, and the ROM is forgotten (the rest kept).
     let s = Setup::with_paths(paths.clone(), &no, true).unwrap();
     assert_eq!(s.choice, FirmwareChoice::Builtin);
+    assert!(
+        s.notes
+            .iter()
+            .any(|n| n.contains("forgot the remembered ROM")),
+        "{:?}",
+        s.notes
+    );
+    let saved = ConfigFile::load(&paths.config_file).unwrap();
+    assert_eq!(saved.rom, None);
+    assert_eq!(saved.scale, Some(2));
+    assert_eq!(saved.speed.as_deref(), Some("turbo"));
+    // The next plain start: the built-in runtime, nothing to forget.
+    let s = Setup::with_paths(paths.clone(), &MachineArgs::default(), true).unwrap();
+    assert_eq!(s.choice, FirmwareChoice::Builtin);
+    let s = Setup::with_paths(paths, &no, true).unwrap();
+    assert!(s.notes.is_empty(), "{:?}", s.notes);
+}
+
+#[test]
+fn the_command_line_beats_the_config_file() {
+    use clap::Parser;
+    use ti82::cli::Cli;
+    use ti82::pacing::Speed;
+    let dir = rom::temp_dir("precedence");
+    let paths = Paths::in_dir(&dir);
+    std::fs::write(&paths.config_file, "scale = 2\nspeed = \"turbo\"\n").unwrap();
+    let parse = |args: &[&str]| {
+        Cli::try_parse_from(std::iter::once("ti82").chain(args.iter().copied())).unwrap()
+    };
+    // Not given: the config file's.
+    let cli = parse(&[]);
+    let s = Setup::with_paths(paths.clone(), &cli.machine, true).unwrap();
+    assert_eq!(s.speed(&cli.machine).unwrap(), Speed::Turbo);
+    assert_eq!(s.scale(cli.ui.scale, 4), 2);
+    // Given, even as the default value: the command line's.
+    let cli = parse(&["--speed", "real", "--scale", "4"]);
+    let s = Setup::with_paths(paths.clone(), &cli.machine, true).unwrap();
+    assert_eq!(s.speed(&cli.machine).unwrap(), Speed::Real);
+    assert_eq!(s.scale(cli.ui.scale, 3), 4);
+    let cli = parse(&["--speed", "2"]);
+    assert_eq!(s.speed(&cli.machine).unwrap(), Speed::Times(2.0));
+    // Neither: real speed, the default scale.
+    let empty = Setup::with_paths(
+        Paths::in_dir(&rom::temp_dir("precedence-none")),
+        &parse(&[]).machine,
+        true,
+    )
+    .unwrap();
+    assert_eq!(empty.speed(&parse(&[]).machine).unwrap(), Speed::Real);
+    assert_eq!(empty.scale(None, 3), 3);
+    // A bad speed in the config is an error naming the file, unless the command line decides.
+    std::fs::write(&paths.config_file, "speed = \"fast\"\n").unwrap();
+    let s = Setup::with_paths(paths.clone(), &parse(&[]).machine, true).unwrap();
+    let e = s.speed(&parse(&[]).machine).unwrap_err();
+    assert!(e.to_string().contains("config.toml"), "{e}");
+    assert_eq!(
+        s.speed(&parse(&["--speed", "turbo"]).machine).unwrap(),
+        Speed::Turbo
+    );
 }
 
 #[test]

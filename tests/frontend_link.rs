@@ -104,3 +104,74 @@ fn pair_in_one_process() {
     let log = std::fs::read_to_string(args.link_log.unwrap()).unwrap();
     assert_eq!(log.lines().filter(|l| l.starts_with("B ")).count(), 300);
 }
+
+/// `--pair` as the single window starts: MANCALA on both fresh built-in calculators, the
+/// cable on both status lines, both states saved and restored together.
+#[test]
+fn pair_starts_mancala_on_both_and_saves_both() {
+    use ti82::app::{advance_pair, start_pair, Setup};
+    use ti82::cli::MachineArgs;
+    use ti82::config::{ConfigFile, Paths};
+    use ti82::pacing::{Pacer, Speed};
+    use ti82::session::FirmwareChoice;
+    use ti82_machine::FRAME_T;
+    use tibasic::interp::{Status, Wait};
+
+    let dir = rom::temp_dir("pair-start");
+    let setup = Setup {
+        paths: Paths::in_dir(&dir),
+        config: ConfigFile::default(),
+        keymap: Default::default(),
+        choice: FirmwareChoice::Builtin,
+        notes: Vec::new(),
+    };
+    let at_main_menu = |m: &ti82::app::Machine| {
+        let fw = m
+            .calc
+            .firmware()
+            .as_any()
+            .downcast_ref::<tibasic::firmware::BasicFirmware>()
+            .unwrap();
+        matches!(fw.status(), Status::Waiting(Wait::Menu { items, .. }) if items.len() == 4)
+    };
+    let (mut a, mut b) = start_pair(&setup, &MachineArgs::default()).unwrap();
+    let mut frames = 0;
+    while !(a.player.is_idle(a.calc.now()) && b.player.is_idle(b.calc.now())) {
+        advance_pair(&mut a, &mut b, FRAME_T).unwrap();
+        frames += 1;
+        assert!(frames < 60 * 60, "MANCALA did not start on both");
+    }
+    assert!(at_main_menu(&a) && at_main_menu(&b));
+    let mut pacer = Pacer::new(Speed::Real);
+    assert!(a.status_line(&mut pacer).contains("link: cable to B"));
+    assert!(b.status_line(&mut pacer).contains("link: cable to A"));
+    let t = a.calc.now();
+    assert_eq!(b.calc.now(), t, "one clock for the pair");
+    let saved_a = a.finish().unwrap();
+    let saved_b = b.finish().unwrap();
+    assert!(
+        saved_a.iter().any(|s| s.contains("builtin-pair-a.state")),
+        "{saved_a:?}"
+    );
+    assert!(
+        saved_b.iter().any(|s| s.contains("builtin-pair-b.state")),
+        "{saved_b:?}"
+    );
+    // Next time: both restored where they were, nothing started again.
+    let (a, b) = start_pair(&setup, &MachineArgs::default()).unwrap();
+    assert_eq!((a.calc.now(), b.calc.now()), (t, t));
+    assert!(a.player.is_empty() && b.player.is_empty());
+    assert!(at_main_menu(&a) && at_main_menu(&b));
+    // One state gone: both start fresh (their clocks must agree).
+    std::fs::remove_file(dir.join("builtin-pair-b.state")).unwrap();
+    let (a, b) = start_pair(&setup, &MachineArgs::default()).unwrap();
+    assert_eq!(a.calc.now(), b.calc.now());
+    assert!(a.calc.now() < t, "fresh");
+    assert!(!a.player.is_empty() && !b.player.is_empty());
+    // A cable of its own: no --link.
+    let linked = MachineArgs {
+        link: vec!["bot".into()],
+        ..MachineArgs::default()
+    };
+    assert!(start_pair(&setup, &linked).is_err());
+}

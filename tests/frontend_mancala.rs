@@ -146,7 +146,8 @@ fn link_bot_parses() {
 
 #[test]
 fn headless_mancala_against_the_bot() {
-    // A fresh built-in calculator runs MANBOARD, then MANCALA. CALC VS CALC, WHO'S FIRST? →
+    // --mancala: a fresh built-in calculator runs MANBOARD, then MANCALA, and the key script
+    // starts once its main menu waits for a key. CALC VS CALC, WHO'S FIRST? →
     // OPPONENT, PLAY: the calculator pulls the bot's starting board, the bot moves first, the
     // calculator pulls its move.
     let dir = std::env::temp_dir().join(format!("ti82-bot-headless-{}", std::process::id()));
@@ -157,11 +158,12 @@ fn headless_mancala_against_the_bot() {
             "run",
             "--headless",
             "--no-rom",
+            "--mancala",
             "--link",
             "bot:easy",
             "--keys",
         ])
-        .arg("WAIT 1500 2 WAIT 300 2 WAIT 300 3 WAIT 300 2 WAIT 300 4 WAIT 300 1")
+        .arg("2 WAIT 300 2 WAIT 300 3 WAIT 300 2 WAIT 300 4 WAIT 300 1")
         .args(["--wait-ms", "8000", "--print-lcd"])
         .output()
         .unwrap();

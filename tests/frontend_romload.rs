@@ -11,6 +11,7 @@ use ti82::app::{Machine, Setup};
 use ti82::cli::MachineArgs;
 use ti82::config::{ConfigFile, Paths};
 use ti82::romload::{self, Loaded, HINT, TI82_KEYS};
+use ti82::script;
 use ti82::session::{self, FirmwareChoice};
 use ti82_machine::{Calc, RomImage};
 use tifiles::Variable;
@@ -115,6 +116,7 @@ fn machine_start_sends_only_to_a_ti_os_image() {
         notes: Vec::new(),
     };
     let m = Machine::start(&setup, &MachineArgs::default(), false).unwrap();
+    // Not a TI-OS: not turned on, nothing sent.
     assert_eq!(m.calc.now(), 0);
     assert!(
         m.messages
@@ -174,6 +176,55 @@ fn machine_start_sends_the_programs_to_a_rom_calculator() {
         assert!(out.status.success(), "{err}");
         assert_eq!(err.contains(HINT), sent, "{err}");
     }
+}
+
+#[test]
+fn a_fresh_rom_calculator_is_turned_on_even_with_no_send() {
+    // crates/machine/tests/roms/onkey.asm: turns the display on, waits for the ON interrupt
+    // and for ON's release, then powers off (display off, HALT).
+    let dir = rom::temp_dir("romload-on");
+    let path = dir.join("onkey.rom");
+    let onkey = include_bytes!("../crates/machine/tests/roms/onkey.bin");
+    let mut img = RomImage::from_program(onkey);
+    // A TI-OS image to the front end (the version text in an unused page), so without
+    // --no-send the loader would send the programs.
+    img.bytes_mut()[0x4000..0x4000 + 15].copy_from_slice(b"Self Test?19.0\0");
+    std::fs::write(&path, img.bytes()).unwrap();
+    let setup = Setup {
+        paths: Paths::in_dir(&dir),
+        config: ConfigFile::default(),
+        keymap: Default::default(),
+        choice: FirmwareChoice::Rom(path),
+        notes: Vec::new(),
+    };
+    let quiet = MachineArgs {
+        no_send: true,
+        ..MachineArgs::default()
+    };
+    let mut untouched = Calc::from_rom(img.clone());
+    untouched.run_for(script::ms_to_t(2_500));
+    assert!(
+        untouched.hardware().lcd.display_on(),
+        "no ON press: still on"
+    );
+    let m = Machine::start(&setup, &quiet, false).unwrap();
+    // WAIT 1000 HOLD ON WAIT 500 RELEASE ON WAIT 1000 (to the end of an instruction).
+    let t = m.calc.now();
+    assert!(
+        (script::ms_to_t(2_500)..script::ms_to_t(2_501)).contains(&t),
+        "{t}"
+    );
+    assert!(
+        !m.calc.hardware().lcd.display_on(),
+        "ON pressed and released: the program powered off"
+    );
+    assert!(m.messages.is_empty(), "{:?}", m.messages);
+    // A restored calculator is not turned on again.
+    let persist = Machine::start(&setup, &quiet, true).unwrap();
+    let t = persist.calc.now();
+    persist.finish().unwrap();
+    let again = Machine::start(&setup, &quiet, true).unwrap();
+    assert_eq!(again.calc.now(), t);
 }
 
 /// With a real TI-82 ROM (`TI82_ROM`): boot, LINK RECEIVE, send, leave; the VAT then holds

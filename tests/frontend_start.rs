@@ -1,0 +1,194 @@
+//! What a fresh calculator does by itself: the autostart rule (MANBOARD and MANCALA unless
+//! `--run` or `--keys` says otherwise, `--mancala` to ask), and the waits that end when the
+//! firmware says so (`app::Until`) instead of after a guessed emulated time.
+
+#[path = "frontend_rom.rs"]
+mod rom;
+
+use std::process::Command;
+
+use ti82::app::{autostarts, Machine, Setup, Until, START_LIMIT_MS};
+use ti82::cli::MachineArgs;
+use ti82::config::{ConfigFile, Paths};
+use ti82::script;
+use ti82::session::{make_calc, FirmwareChoice};
+use ti82_machine::{Calc, RomImage, CLOCK_HZ};
+use tibasic::firmware::BasicFirmware;
+use tibasic::interp::{Status, Wait};
+
+fn builtin_setup(name: &str) -> Setup {
+    Setup {
+        paths: Paths::in_dir(&rom::temp_dir(name)),
+        config: ConfigFile::default(),
+        keymap: Default::default(),
+        choice: FirmwareChoice::Builtin,
+        notes: Vec::new(),
+    }
+}
+
+fn firmware(calc: &Calc) -> &BasicFirmware {
+    calc.firmware()
+        .as_any()
+        .downcast_ref::<BasicFirmware>()
+        .expect("the built-in runtime")
+}
+
+/// The number of items of the `Menu(` the program waits in, if it waits in one.
+fn menu_items(calc: &Calc) -> Option<usize> {
+    match firmware(calc).status() {
+        Status::Waiting(Wait::Menu { items, .. }) => Some(items.len()),
+        _ => None,
+    }
+}
+
+fn ti82(home: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ti82"))
+        .args(args)
+        .env("TI82_HOME", home)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_rule() {
+    let plain = MachineArgs::default();
+    assert!(autostarts(&plain, false), "nothing asked: MANCALA");
+    assert!(
+        !autostarts(&plain, true),
+        "a key script starts at the home screen"
+    );
+    let run = MachineArgs {
+        run: Some("X".into()),
+        ..MachineArgs::default()
+    };
+    assert!(
+        !autostarts(&run, false),
+        "--run starts that program instead"
+    );
+    let asked = MachineArgs {
+        mancala: true,
+        ..MachineArgs::default()
+    };
+    assert!(autostarts(&asked, true), "--mancala with --keys");
+}
+
+#[test]
+fn a_key_script_starts_at_the_home_screen() {
+    // The README's first headless example.
+    let home = rom::temp_dir("start-2plus2");
+    let out = ti82(
+        &home,
+        &["run", "--headless", "--keys", "2 + 2 ENTER", "--print-text"],
+    );
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "2+2             ", "{text}");
+    assert_eq!(lines[1], "               4", "{text}");
+}
+
+#[test]
+fn without_keys_mancala_starts_and_the_wait_ends_at_its_menu() {
+    let setup = builtin_setup("start-mancala");
+    let mut m = Machine::start(&setup, &MachineArgs::default(), false).unwrap();
+    m.run_queue().unwrap();
+    assert!(m.messages.is_empty(), "no wait ran out: {:?}", m.messages);
+    assert_eq!(menu_items(&m.calc), Some(4), "MAIN MENU: PLAY ... QUIT");
+    // The queue ended at the menu, not after a fixed time: within one poll (10 ms) of the
+    // menu plus the taps that started the programs.
+    let t = m.calc.now();
+    assert!(t < START_LIMIT_MS * (CLOCK_HZ / 1000), "{t}");
+    // The same through the binary: the home screen's text shows MANCALA was started.
+    let home = rom::temp_dir("start-mancala-bin");
+    let out = ti82(&home, &["run", "--headless", "--print-text"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("prgmMANCALA"), "{text}");
+}
+
+#[test]
+fn mancala_with_keys_plays_them_in_its_menu() {
+    let setup = builtin_setup("start-mancala-keys");
+    let args = MachineArgs {
+        mancala: true,
+        ..MachineArgs::default()
+    };
+    let mut m = Machine::start_scripted(&setup, &args, false, true).unwrap();
+    // 2: PLAYER OPTIONS (three items), reached only if the key came after the main menu.
+    m.player.push(&script::parse("2").unwrap());
+    m.run_queue().unwrap();
+    assert_eq!(menu_items(&m.calc), Some(3));
+    // The binary: --mancala --keys "2" ENTERs nothing on the home screen.
+    let home = rom::temp_dir("start-mancala-keys-bin");
+    let out = ti82(
+        &home,
+        &[
+            "run",
+            "--headless",
+            "--mancala",
+            "--keys",
+            "2",
+            "--print-text",
+        ],
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .starts_with("prgmMANCALA"));
+}
+
+#[test]
+fn run_starts_only_that_program() {
+    let setup = builtin_setup("start-run");
+    let args = MachineArgs {
+        run: Some("MANBOARD".into()),
+        ..MachineArgs::default()
+    };
+    let mut m = Machine::start(&setup, &args, false).unwrap();
+    m.player.push_until(Until::ProgramDone, START_LIMIT_MS);
+    m.run_queue().unwrap();
+    assert!(m.messages.is_empty(), "{:?}", m.messages);
+    assert_eq!(menu_items(&m.calc), None, "MANCALA was not started");
+    assert!(ti82::render::text_shadow(m.calc.ram())[0].starts_with("prgmMANBOARD"));
+}
+
+#[test]
+fn a_program_that_never_ends_gives_up_with_a_message() {
+    let mut calc = make_calc(&FirmwareChoice::Builtin).unwrap().calc;
+    let tokens = tifiles::tokens::tokenize_source("While 1\nEnd").unwrap();
+    let var = tibasic::firmware::program_var("LOOP", tokens).unwrap();
+    tibasic::firmware::install(calc.ram_mut(), &[var]).unwrap();
+    let mut m = Machine::with_calc(
+        calc,
+        "test".into(),
+        None,
+        &MachineArgs::default(),
+        Vec::new(),
+    )
+    .unwrap();
+    m.player.push_run("LOOP");
+    m.player.push_until(Until::ProgramDone, 2_000);
+    m.run_queue().unwrap();
+    assert!(firmware(&m.calc).program_active());
+    assert!(
+        m.messages.iter().any(|s| s.contains("gave up waiting")),
+        "{:?}",
+        m.messages
+    );
+    let t = m.calc.now();
+    assert!((2 * CLOCK_HZ..3 * CLOCK_HZ).contains(&t), "{t}");
+}
+
+#[test]
+fn a_rom_waits_for_a_key_when_halted_with_interrupts_on() {
+    // crates/machine/tests/roms/idle.asm: the timer interrupt on, HALT forever.
+    let idle = RomImage::from_program(include_bytes!("../crates/machine/tests/roms/idle.bin"));
+    let mut calc = Calc::from_rom(idle);
+    assert!(!Until::KeyWait.holds(&calc), "not yet booted");
+    calc.run_for(CLOCK_HZ / 100);
+    assert!(Until::KeyWait.holds(&calc));
+    // The synthetic ROM of frontend_rom.rs polls the keypad with interrupts off: never.
+    let mut busy = rom::calc();
+    busy.run_for(CLOCK_HZ / 10);
+    assert!(!Until::KeyWait.holds(&busy));
+}
