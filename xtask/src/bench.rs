@@ -1,231 +1,69 @@
-//! `cargo xtask bench-z80`: our core against the published `z80` crate (v2) on one workload.
+//! `cargo xtask bench-z80`: our core against the published `z80` crate (v2, the "peer") on a
+//! suite of workloads, each core in a binary of its own.
 //!
-//! The workload is `tests/z80/bench.asm` (assembled into `bench.bin`, embedded below): CRC-32
-//! (bitwise and table-driven), a prime sieve, LDIR/LDDR/CPIR, 16-bit arithmetic, recursive
-//! calls, IX/IY-indexed and CB/DDCB operations, looped so one run is about 10^9 T-states, then
-//! HALT. Both cores run the same 64 KiB image on a flat RAM bus (ports read FFh) with a plain
-//! `step` loop until HALT. Rounds alternate (ours, peer, ours, peer, ...) so a noisy machine
-//! hurts both alike; every run must end in the same memory image, registers and T-state
-//! count, and the program's results are checked against Rust computations of the same
-//! values, so both cores provably did the same work.
+//! Workloads (`z80work.rs` has the images and the result checks):
 //!
-//! The last line is `ratio ours/peer: R`, the ratio of the median emulated MHz.
+//! * `mix`: `tests/z80/bench.asm`, CRC-32s (bitwise and table-driven), a prime sieve, block
+//!   moves and searches, recursion, IX/IY-indexed and CB/DDCB operations; 64 KiB flat RAM.
+//! * `exerciser`: `tests/z80/exercise.asm`, every opcode of every page (unprefixed, CB, ED,
+//!   DD, FD, DDCB, FDCB; undocumented ones and block instructions included) on pseudo-random
+//!   states, the results folded into a CRC-32, as the classic instruction exercisers do.
+//! * `tios`: `tests/z80/tios.asm` on the whole TI-82 machine crate (`Hardware`: paging, LCD,
+//!   keypad, timer): IM 1 timer interrupts with a keypad scan in the handler, LCD column
+//!   writes and read-back, ROM paging, BCD arithmetic, VAT-style searches and block moves.
 //!
-//! Environment knobs (for profiling, e.g. under callgrind): `BENCH_Z80_LOOPS` (passes of the
-//! program's main loop, default [`DEFAULT_LOOPS`]), `BENCH_Z80_ROUNDS` (runs per core,
-//! default [`DEFAULT_ROUNDS`]) and `BENCH_Z80_ONLY` (`ours` or `peer`: run one core only).
+//! Each core runs in its own binary (`bench-z80-ours`, `bench-z80-peer`, built here in
+//! release), so neither core's code changes the other's layout: with both in one binary the
+//! peer's speed moved by 10-20 % with our code beside it. Rounds alternate ours/peer per
+//! workload so a disturbance on a busy machine hits both; every run of a workload, of either
+//! core, must end in the same end state (memory, PC/SP/IX/IY, instruction and T-state counts:
+//! a digest of them is compared) and with its results right (checked against values computed
+//! here, where the program computes something independent of the core).
+//!
+//! Output: one line per workload with the median emulated MHz of each core and their ratio,
+//! then, last, `ratio ours/peer (worst workload): R`.
+//!
+//! Knobs: `BENCH_Z80_ROUNDS` (runs per core and workload, default [`DEFAULT_ROUNDS`]),
+//! `BENCH_Z80_WORKLOADS` (comma-separated subset), `BENCH_Z80_LOOPS` (passes, for every
+//! chosen workload; defaults in `z80work.rs`). For callgrind, run a binary directly:
+//! `target/release/bench-z80-ours exerciser 1`.
 
 use anyhow::{bail, ensure, Context, Result};
-use std::time::Instant;
-use z80::Cpu;
+use std::path::PathBuf;
+use std::process::Command;
 
-use crate::cpm::FlatBus;
+use crate::work;
 
-/// The assembled workload (`cargo xtask test-roms` rebuilds it from bench.asm).
-const IMAGE: &[u8] = include_bytes!("../../tests/z80/bench.bin");
-/// Address of the pass count word (`LOOPS` in bench.asm).
-const LOOPS_ADDR: usize = 0x0003;
-/// About 10^9 T-states in all (each pass is about 1.04 million).
-pub const DEFAULT_LOOPS: u16 = 960;
 pub const DEFAULT_ROUNDS: usize = 5;
 
-// Addresses from bench.asm.
-const BUF: usize = 0x9000;
-const BUFLEN: usize = 1024;
-const RESULTS: usize = 0x7F00;
-const CRC: usize = RESULTS;
-const BITCRC: usize = RESULTS + 4;
-const PRIMES: usize = RESULTS + 12;
-const FIB: usize = RESULTS + 14;
-const DONE: usize = RESULTS + 20;
-
-type Memory = Box<[u8; 0x10000]>;
-/// Runs one core on a memory image until HALT.
-type Runner = fn(Memory) -> Run;
-
-fn memory(loops: u16) -> Memory {
-    let mut mem: Memory = vec![0u8; 0x10000]
-        .into_boxed_slice()
-        .try_into()
-        .expect("64 KiB");
-    mem[..IMAGE.len()].copy_from_slice(IMAGE);
-    mem[LOOPS_ADDR..LOOPS_ADDR + 2].copy_from_slice(&loops.to_le_bytes());
-    mem
-}
-
-/// Flat RAM for the peer (its trait's default ports read FFh).
-struct PeerBus {
-    mem: Memory,
-}
-
-impl peer_z80::Z80_io for PeerBus {
-    #[inline(always)]
-    fn read_byte(&self, addr: u16) -> u8 {
-        self.mem[addr as usize]
-    }
-    #[inline(always)]
-    fn write_byte(&mut self, addr: u16, value: u8) {
-        self.mem[addr as usize] = value;
-    }
-}
-
-/// The end state of one run.
-struct Run {
+/// One run as a benchmark binary reported it.
+#[derive(Debug, PartialEq)]
+struct Reported {
     secs: f64,
     t_states: u64,
     instructions: u64,
-    mem: Memory,
-    regs: [u16; 4],
+    digest: String,
+    summary: String,
 }
 
-impl Run {
+impl Reported {
+    fn parse(line: &str) -> Option<Reported> {
+        let mut f = line.trim().splitn(6, ' ');
+        if f.next()? != "ok" {
+            return None;
+        }
+        Some(Reported {
+            secs: f.next()?.parse().ok()?,
+            t_states: f.next()?.parse().ok()?,
+            instructions: f.next()?.parse().ok()?,
+            digest: f.next()?.to_string(),
+            summary: f.next().unwrap_or("").to_string(),
+        })
+    }
+
     fn mhz(&self) -> f64 {
         self.t_states as f64 / self.secs / 1e6
     }
-}
-
-#[inline(never)]
-fn run_ours(mem: Memory) -> Run {
-    let mut bus = FlatBus { mem };
-    let mut cpu = Cpu::new();
-    let mut instructions = 0u64;
-    let start = Instant::now();
-    while !cpu.halted {
-        cpu.step(&mut bus);
-        instructions += 1;
-    }
-    let secs = start.elapsed().as_secs_f64();
-    Run {
-        secs,
-        t_states: cpu.t,
-        instructions,
-        mem: bus.mem,
-        regs: [cpu.pc, cpu.sp, cpu.ix, cpu.iy],
-    }
-}
-
-#[inline(never)]
-fn run_peer(mem: Memory) -> Run {
-    let mut bus = PeerBus { mem };
-    let mut cpu = peer_z80::Z80::new();
-    cpu.init();
-    let mut t_states = 0u64;
-    let mut instructions = 0u64;
-    let start = Instant::now();
-    while !cpu.halted {
-        t_states += cpu.step(&mut bus) as u64;
-        instructions += 1;
-    }
-    let secs = start.elapsed().as_secs_f64();
-    Run {
-        secs,
-        t_states,
-        instructions,
-        mem: bus.mem,
-        regs: [cpu.pc, cpu.sp, cpu.ix, cpu.iy],
-    }
-}
-
-/// CRC-32 (IEEE, reflected), bit by bit like the Z80 program.
-fn crc32(data: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in data {
-        crc ^= b as u32;
-        for _ in 0..8 {
-            crc = if crc & 1 != 0 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
-}
-
-fn primes_below(n: usize) -> u16 {
-    let mut composite = vec![false; n];
-    let mut count = 0;
-    for p in 2..n {
-        if !composite[p] {
-            count += 1;
-            for m in (2 * p..n).step_by(p) {
-                composite[m] = true;
-            }
-        }
-    }
-    count
-}
-
-fn word(mem: &[u8], addr: usize) -> u16 {
-    u16::from_le_bytes([mem[addr], mem[addr + 1]])
-}
-
-fn dword(mem: &[u8], addr: usize) -> u32 {
-    u32::from_le_bytes(mem[addr..addr + 4].try_into().unwrap())
-}
-
-/// Checks that `run` finished the workload with the right results.
-fn check_results(core: &str, run: &Run) -> Result<()> {
-    let mem = &run.mem[..];
-    ensure!(
-        mem[DONE] == 0xA5,
-        "{core}: the workload did not finish (HALT at {:04X}h)",
-        run.regs[0].wrapping_sub(1)
-    );
-    let want = crc32(&mem[BUF..BUF + BUFLEN]);
-    ensure!(
-        dword(mem, CRC) == want,
-        "{core}: table CRC-32 {:08X}, expected {want:08X}",
-        dword(mem, CRC)
-    );
-    let want = crc32(&mem[BUF..BUF + 256]);
-    ensure!(
-        dword(mem, BITCRC) == want,
-        "{core}: bitwise CRC-32 {:08X}, expected {want:08X}",
-        dword(mem, BITCRC)
-    );
-    let want = primes_below(2048);
-    ensure!(
-        word(mem, PRIMES) == want,
-        "{core}: {} primes below 2048, expected {want}",
-        word(mem, PRIMES)
-    );
-    ensure!(
-        word(mem, FIB) == 377,
-        "{core}: fib(14) = {}, expected 377",
-        word(mem, FIB)
-    );
-    Ok(())
-}
-
-/// Checks that two runs ended in the same state.
-fn check_same(what: &str, a: &Run, b: &Run) -> Result<()> {
-    if let Some(addr) = (0..0x10000).find(|&i| a.mem[i] != b.mem[i]) {
-        bail!(
-            "{what}: memory differs first at {addr:04X}h ({:02X} vs {:02X})",
-            a.mem[addr],
-            b.mem[addr]
-        );
-    }
-    ensure!(
-        a.regs == b.regs,
-        "{what}: PC/SP/IX/IY differ: {:04X?} vs {:04X?}",
-        a.regs,
-        b.regs
-    );
-    ensure!(
-        a.t_states == b.t_states,
-        "{what}: T-states differ: {} vs {}",
-        a.t_states,
-        b.t_states
-    );
-    ensure!(
-        a.instructions == b.instructions,
-        "{what}: instruction counts differ: {} vs {}",
-        a.instructions,
-        b.instructions
-    );
-    Ok(())
 }
 
 fn env_number<T: std::str::FromStr>(name: &str, default: T) -> Result<T> {
@@ -238,10 +76,13 @@ fn env_number<T: std::str::FromStr>(name: &str, default: T) -> Result<T> {
     }
 }
 
-fn median(v: &[f64]) -> f64 {
+pub fn median(v: &[f64]) -> f64 {
     let mut v = v.to_vec();
     v.sort_by(f64::total_cmp);
     let n = v.len();
+    if n == 0 {
+        return 0.0;
+    }
     if n % 2 == 1 {
         v[n / 2]
     } else {
@@ -249,71 +90,113 @@ fn median(v: &[f64]) -> f64 {
     }
 }
 
-pub fn run() -> Result<()> {
-    let loops: u16 = env_number("BENCH_Z80_LOOPS", DEFAULT_LOOPS)?;
-    let rounds: usize = env_number("BENCH_Z80_ROUNDS", DEFAULT_ROUNDS)?;
-    ensure!(
-        loops > 0 && rounds > 0,
-        "BENCH_Z80_LOOPS and BENCH_Z80_ROUNDS must be positive"
-    );
-    let only = std::env::var("BENCH_Z80_ONLY").unwrap_or_default();
-    let (do_ours, do_peer) = match only.as_str() {
-        "" => (true, true),
-        "ours" => (true, false),
-        "peer" => (false, true),
-        other => bail!("BENCH_Z80_ONLY={other}: expected `ours` or `peer`"),
-    };
-    if cfg!(debug_assertions) {
-        eprintln!("warning: a debug build; run `cargo xtask bench-z80` (release) for real figures");
-    }
-    println!(
-        "bench-z80: tests/z80/bench.bin, {loops} passes, {rounds} rounds per core, alternating"
-    );
+/// Builds the two benchmark binaries (release) and returns the folder they are in.
+fn build() -> Result<PathBuf> {
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args([
+            "build",
+            "--quiet",
+            "--release",
+            "--package",
+            "xtask",
+            "--bin",
+            "bench-z80-ours",
+            "--bin",
+            "bench-z80-peer",
+        ])
+        .status()
+        .context("running cargo build for the benchmark binaries")?;
+    ensure!(status.success(), "building the benchmark binaries failed");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| crate::asm::workspace_root().join("target"));
+    Ok(target.join("release"))
+}
 
-    let mut reference: Option<Run> = None;
-    let (mut ours, mut peer) = (Vec::new(), Vec::new());
-    for round in 1..=rounds {
-        let cores: [(&str, bool, Runner); 2] =
-            [("ours", do_ours, run_ours), ("peer", do_peer, run_peer)];
-        for (name, enabled, runner) in cores {
-            if !enabled {
-                continue;
-            }
-            let run = runner(memory(loops));
-            check_results(name, &run)?;
-            match &reference {
-                None => {
-                    println!(
-                        "each run: {} instructions, {} T-states; results check out",
-                        run.instructions, run.t_states
-                    );
+fn run_binary(dir: &std::path::Path, core: &str, workload: &str, loops: u16) -> Result<Reported> {
+    let exe = dir.join(format!("bench-z80-{core}{}", std::env::consts::EXE_SUFFIX));
+    let out = Command::new(&exe)
+        .args([workload, &loops.to_string()])
+        .output()
+        .with_context(|| format!("running {}", exe.display()))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        bail!(
+            "{core} on {workload}: {}{}",
+            String::from_utf8_lossy(&out.stderr).trim(),
+            stdout.trim()
+        );
+    }
+    Reported::parse(&stdout)
+        .with_context(|| format!("{core} on {workload}: unexpected output {stdout:?}"))
+}
+
+pub fn run() -> Result<()> {
+    let rounds: usize = env_number("BENCH_Z80_ROUNDS", DEFAULT_ROUNDS)?;
+    ensure!(rounds > 0, "BENCH_Z80_ROUNDS must be positive");
+    let chosen: Vec<String> = match std::env::var("BENCH_Z80_WORKLOADS") {
+        Ok(v) => v.split(',').map(|s| s.trim().to_string()).collect(),
+        Err(_) => work::WORKLOADS.iter().map(|s| s.to_string()).collect(),
+    };
+    for w in &chosen {
+        ensure!(
+            work::WORKLOADS.contains(&w.as_str()),
+            "BENCH_Z80_WORKLOADS: unknown workload {w}; known: {:?}",
+            work::WORKLOADS
+        );
+    }
+    let dir = build()?;
+    println!("bench-z80: {rounds} rounds per core and workload, alternating, each core in its own binary");
+    let mut worst: Option<(f64, String)> = None;
+    for w in &chosen {
+        let loops: u16 = env_number("BENCH_Z80_LOOPS", work::default_loops(w))?;
+        ensure!(loops > 0, "BENCH_Z80_LOOPS must be positive");
+        let mut reference: Option<Reported> = None;
+        let (mut ours, mut peer) = (Vec::new(), Vec::new());
+        for round in 0..rounds {
+            // Alternate which core goes first, too.
+            let order = if round % 2 == 0 {
+                ["ours", "peer"]
+            } else {
+                ["peer", "ours"]
+            };
+            for core in order {
+                let r = run_binary(&dir, core, w, loops)?;
+                match &reference {
+                    None => println!(
+                        "{w}: {loops} passes, {} instructions, {} T-states; {}",
+                        r.instructions, r.t_states, r.summary
+                    ),
+                    Some(first) => ensure!(
+                        (first.t_states, first.instructions, &first.digest)
+                            == (r.t_states, r.instructions, &r.digest),
+                        "{w}: {core} ended in another state than the first run \
+                         (T-states {} vs {}, instructions {} vs {}, digest {} vs {}); \
+                         BENCH_Z80_DUMP=FILE on the binaries writes the memory",
+                        r.t_states,
+                        first.t_states,
+                        r.instructions,
+                        first.instructions,
+                        r.digest,
+                        first.digest
+                    ),
                 }
-                Some(r) => check_same(&format!("{name} round {round}"), r, &run)?,
+                if core == "ours" { &mut ours } else { &mut peer }.push(r.mhz());
+                reference.get_or_insert(r);
             }
-            println!(
-                "round {round}  {name}  {:8.1} MHz  ({:.3} s)",
-                run.mhz(),
-                run.secs
-            );
-            if name == "ours" { &mut ours } else { &mut peer }.push(run.mhz());
-            reference.get_or_insert(run);
+        }
+        let ratio = median(&ours) / median(&peer);
+        println!(
+            "{w}: ours {:.1} MHz, peer {:.1} MHz (medians); same end state every run; ratio ours/peer: {ratio:.2}",
+            median(&ours),
+            median(&peer)
+        );
+        if worst.as_ref().is_none_or(|(r, _)| ratio < *r) {
+            worst = Some((ratio, w.clone()));
         }
     }
-    let best = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
-    for (name, v) in [("ours", &ours), ("peer", &peer)] {
-        if !v.is_empty() {
-            println!(
-                "{name}: best {:.1} MHz, median {:.1} MHz",
-                best(v),
-                median(v)
-            );
-        }
-    }
-    if do_ours && do_peer {
-        println!("both cores ended in the same memory, registers and T-state count");
-        // On a busy machine the best rounds are the least disturbed ones.
-        println!("ratio of the best rounds: {:.2}", best(&ours) / best(&peer));
-        println!("ratio ours/peer: {:.2}", median(&ours) / median(&peer));
+    if let Some((r, w)) = worst {
+        println!("ratio ours/peer (worst workload): {r:.2}  ({w})");
     }
     Ok(())
 }
@@ -321,20 +204,45 @@ pub fn run() -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{z80_ours, z80_peer};
 
     #[test]
-    fn both_cores_agree_on_a_short_run() {
-        let a = run_ours(memory(2));
-        let b = run_peer(memory(2));
-        check_results("ours", &a).unwrap();
-        check_results("peer", &b).unwrap();
-        check_same("ours vs peer", &a, &b).unwrap();
+    fn both_cores_agree_on_short_runs_of_every_workload() {
+        for (w, loops) in [("mix", 2), ("exerciser", 1), ("tios", 20)] {
+            let (_, a) = z80_ours::run(w, loops);
+            let (_, b) = z80_peer::run(w, loops);
+            work::check(w, a.checked_memory(w), loops).unwrap();
+            work::check(w, b.checked_memory(w), loops).unwrap();
+            assert_eq!(
+                (a.t_states, a.instructions),
+                (b.t_states, b.instructions),
+                "{w}"
+            );
+            assert_eq!(a.digest(), b.digest(), "{w}");
+        }
     }
 
     #[test]
     fn the_reference_values_are_right() {
-        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
-        assert_eq!(primes_below(2048), 309);
+        assert_eq!(work::crc32(b"123456789"), 0xCBF4_3926);
+        assert_eq!(work::primes_below(2048), 309);
         assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+    }
+
+    #[test]
+    fn report_lines_round_trip() {
+        let end = work::EndState {
+            t_states: 10,
+            instructions: 3,
+            regs: [0; 4],
+            memory: vec![1, 2],
+        };
+        let r = Reported::parse(&work::report(0.5, &end, "a b")).unwrap();
+        assert_eq!(
+            (r.t_states, r.instructions, r.summary.as_str()),
+            (10, 3, "a b")
+        );
+        assert_eq!(r.digest, format!("{:016x}", end.digest()));
+        assert!(Reported::parse("error").is_none());
     }
 }

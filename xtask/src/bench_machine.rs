@@ -6,9 +6,12 @@
 //! arithmetic. The bare core runs the same bytes on a flat 64 KiB RAM bus whose ports read
 //! 00h and ignore writes (the program never polls a port). Two flat buses are measured:
 //!
-//! * `flat+timer`: the same ~97 Hz timer interrupt (a counter and an acknowledge on any port
-//!   03h write), so the core executes exactly the machine's instruction stream, handler
-//!   included. This is the like-for-like baseline: the last line's ratio uses it.
+//! * `flat+timer`: the same ~97 Hz timer interrupt with the machine's port-03h semantics
+//!   (bit 1 enables the timer; a tick sets the pending flag only while enabled; writing the
+//!   bit 0 clears it), so the core executes exactly the machine's instruction stream, handler
+//!   included. This is the like-for-like baseline: the last line's ratio uses it, and every
+//!   round checks that machine and core ended in the same state (RAM 8000h-FFFFh, registers,
+//!   T-states).
 //! * `flat`: no interrupt line at all (the core's `int_line` check compiles away), the upper
 //!   bound of the bare core; its ratio is printed too.
 //!
@@ -20,7 +23,7 @@
 use std::time::Instant;
 
 use anyhow::{ensure, Result};
-use ti82_machine::{Calc, RomFirmware, RomImage, CLOCK_HZ};
+use ti82_machine::{Calc, RomFirmware, RomImage, CLOCK_HZ, FRAME_T};
 use z80::{Bus, Cpu};
 
 const BENCH: &[u8] = include_bytes!("../../crates/machine/tests/roms/bench.bin");
@@ -41,6 +44,8 @@ struct TimerBus {
     flat: FlatBus,
     next_tick: u64,
     pending: bool,
+    /// Port 03h bit 1 (the machine powers on with it set, spec §3.3 decision).
+    enabled: bool,
 }
 
 const PERIOD: u64 = 15 * 4130;
@@ -59,18 +64,30 @@ impl Bus for TimerBus {
         0
     }
     #[inline(always)]
-    fn port_out(&mut self, port: u16, _value: u8, _t: u64) {
+    fn port_out(&mut self, port: u16, value: u8, t: u64) {
         if port as u8 == 3 {
-            self.pending = false;
+            self.sync(t);
+            self.enabled = value & 2 != 0;
+            if !self.enabled {
+                self.pending = false;
+            }
         }
     }
     #[inline(always)]
     fn int_line(&mut self, t: u64) -> bool {
+        self.sync(t);
+        self.pending
+    }
+}
+
+impl TimerBus {
+    /// Ticks up to `t`; a tick latches only while the timer is enabled (spec §2.4).
+    #[inline(always)]
+    fn sync(&mut self, t: u64) {
         if t >= self.next_tick {
             self.next_tick += PERIOD * ((t - self.next_tick) / PERIOD + 1);
-            self.pending = true;
+            self.pending |= self.enabled;
         }
-        self.pending
     }
 }
 
@@ -94,34 +111,51 @@ impl Bus for FlatBus {
     fn port_out(&mut self, _port: u16, _value: u8, _t: u64) {}
 }
 
-fn machine_mhz() -> (f64, u64) {
+/// What machine and core must agree on at the end of a round: RAM 8000h-FFFFh, the CPU.
+type End = (Vec<u8>, Cpu);
+
+fn machine_mhz() -> (f64, u64, End) {
     let mut calc = Calc::new(RomFirmware::new(RomImage::from_program(BENCH)));
     let start = Instant::now();
-    for _ in 0..SECONDS * 60 {
-        calc.run_frame();
+    // Frames to the same absolute T-states as the core's (`run_frame` would add each
+    // frame's overshoot to the next one's end).
+    for i in 1..=SECONDS * 60 {
+        calc.run_for((i * FRAME_T).saturating_sub(calc.now()));
     }
     let secs = start.elapsed().as_secs_f64();
     let ticks = u64::from(u16::from_le_bytes([calc.ram()[0], calc.ram()[1]]));
-    (calc.now() as f64 / secs / 1e6, ticks)
+    let cpu = calc.cpu().expect("a Z80 firmware").clone();
+    (
+        calc.now() as f64 / secs / 1e6,
+        ticks,
+        (calc.ram().to_vec(), cpu),
+    )
 }
 
+/// The flat bus as the machine looks at power-on: the 16 KiB ROM page 0 (the program, FFh
+/// after it, as `RomImage::from_program` fills it) at 0000h and again at 4000h (spec §3.3:
+/// page 0 is mapped there until port 02h is written), zeroed RAM from 8000h.
 fn flat() -> FlatBus {
     let mut bus = FlatBus {
         mem: Box::new([0; 0x10000]),
     };
-    bus.mem[..BENCH.len()].copy_from_slice(BENCH);
+    let rom = RomImage::from_program(BENCH);
+    let page0 = &rom.bytes()[..0x4000];
+    bus.mem[..0x4000].copy_from_slice(page0);
+    bus.mem[0x4000..0x8000].copy_from_slice(page0);
     bus
 }
 
-fn core_mhz<B: Bus>(mut bus: B) -> f64 {
+fn core_mhz<B: Bus>(mut bus: B) -> (f64, Cpu, B) {
     let mut cpu = Cpu::new();
+    cpu.i = 0xFF; // as the machine powers on (spec §3.3)
     let start = Instant::now();
     let frame = CLOCK_HZ / 60;
     for i in 1..=SECONDS * 60 {
         cpu.run(&mut bus, i * frame);
     }
     let secs = start.elapsed().as_secs_f64();
-    cpu.t as f64 / secs / 1e6
+    (cpu.t as f64 / secs / 1e6, cpu, bus)
 }
 
 pub fn run() -> Result<()> {
@@ -132,17 +166,29 @@ pub fn run() -> Result<()> {
     let mut core: f64 = 0.0;
     let mut bare: f64 = 0.0;
     let mut ticks = 0;
-    for _ in 0..ROUNDS {
-        let (m, t) = machine_mhz();
+    for round in 1..=ROUNDS {
+        let (m, t, (ram, mcpu)) = machine_mhz();
         machine = machine.max(m);
         ticks = t;
-        core = core.max(core_mhz(TimerBus {
+        let (c, ccpu, bus) = core_mhz(TimerBus {
             flat: flat(),
             next_tick: PERIOD,
             pending: false,
-        }));
-        bare = bare.max(core_mhz(flat()));
+            enabled: true,
+        });
+        core = core.max(c);
+        ensure!(
+            bus.flat.mem[0x8000..] == ram[..],
+            "round {round}: machine and core ended with different RAM (first at {:04X}h; CPUs {mcpu:?} {ccpu:?})",
+            0x8000 + (0..0x8000).find(|&i| bus.flat.mem[0x8000 + i] != ram[i]).unwrap_or(0)
+        );
+        ensure!(
+            mcpu == ccpu,
+            "round {round}: machine and core ended in different CPU states:\n{mcpu:?}\n{ccpu:?}"
+        );
+        bare = bare.max(core_mhz(flat()).0);
     }
+    println!("machine and core (flat+timer) ended in the same state every round (RAM, registers, T-states)");
     ensure!(
         ticks > 0,
         "the timer interrupt never fired in the machine run"

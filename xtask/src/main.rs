@@ -15,6 +15,12 @@ mod fuse;
 mod fuzz;
 mod programs;
 mod suite;
+#[path = "z80work.rs"]
+mod work;
+#[cfg(test)]
+mod z80_ours;
+#[cfg(test)]
+mod z80_peer;
 
 #[derive(Parser)]
 #[command(name = "xtask", about = "Project chores for the ti82 emulator")]
@@ -36,7 +42,7 @@ enum Command {
     Fuse { dir: PathBuf },
     /// Run a CP/M .COM program on the core (BDOS 2 and 9), printing its output.
     Cpm { file: PathBuf },
-    /// Benchmark the core against the published `z80` crate on one fixed workload.
+    /// Benchmark the core against the published `z80` crate on a suite of workloads.
     BenchZ80,
     /// Benchmark the built-in TI-BASIC runtime against real-TI-82 time.
     BenchBasic,

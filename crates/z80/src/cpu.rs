@@ -782,11 +782,9 @@ impl Cpu {
     /// The unprefixed table, or the DD/FD table when `X_` is IX/IY.
     #[inline(always)]
     fn exec<const X_: u8, BUS: Bus>(&mut self, bus: &mut BUS, op: u8, q: u8) {
-        if X_ == HL {
-            dispatch!(op, self.exec_op::<[X_, BUS]>(bus, q))
-        } else {
-            self.exec_body::<X_, BUS>(bus, op, q)
-        }
+        // Both tables dispatch on a constant opcode: the DD/FD bodies are as cheap as the
+        // unprefixed ones (they live in `exec_prefixed`, out of `step`'s way).
+        dispatch!(op, self.exec_op::<[X_, BUS]>(bus, q))
     }
 
     /// One unprefixed opcode, known at compile time.
