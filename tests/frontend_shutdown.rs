@@ -3,7 +3,6 @@
 //! Needs a display (CI runs it under Xvfb); without DISPLAY it says so and passes.
 
 #[path = "frontend_rom.rs"]
-#[allow(dead_code)]
 mod rom;
 
 use std::process::{Command, Stdio};
