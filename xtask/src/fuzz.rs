@@ -123,12 +123,56 @@ pub fn targets() -> Vec<Target> {
     ]
 }
 
+/// A target for testing this driver (`xtask/tests/fuzz_driver.rs`), not run by default: its
+/// only seed is `XTASK_FUZZ_SELFTEST`; `panic`, `abort` and `overflow` do what they say.
+fn selftest() -> Target {
+    fn deep(n: u64) -> u64 {
+        let a = std::hint::black_box([n; 64]);
+        if n == 0 {
+            0
+        } else {
+            deep(n - 1).wrapping_add(a[7])
+        }
+    }
+    Target {
+        name: "selftest",
+        covers: "the fuzz driver itself",
+        run: |b| match b {
+            b"panic" => panic!("selftest panic"),
+            b"abort" => std::process::abort(),
+            b"overflow" => {
+                std::hint::black_box(deep(u64::MAX / 2));
+            }
+            _ => {}
+        },
+        seeds: || {
+            vec![std::env::var("XTASK_FUZZ_SELFTEST")
+                .unwrap_or_default()
+                .into_bytes()]
+        },
+        max_len: 16,
+    }
+}
+
+fn find(name: &str) -> Option<Target> {
+    targets()
+        .into_iter()
+        .chain([selftest()])
+        .find(|t| t.name == name)
+}
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
 /// `xtask/fuzz/KIND/TARGET`.
 fn dir(kind: &str, target: &str) -> PathBuf {
+    // Tests of the driver keep their findings out of the source tree.
+    if kind == "crashes" {
+        if let Some(d) = std::env::var_os("XTASK_FUZZ_CRASHES") {
+            return PathBuf::from(d).join(target);
+        }
+    }
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("fuzz")
         .join(kind)
@@ -513,15 +557,17 @@ struct Outcome {
 /// `cargo xtask fuzz`: every target (or one) for `secs` seconds each, in child processes.
 pub fn run(target: Option<&str>, secs: u64, seed: u64) -> Result<()> {
     let all = targets();
+    let one;
     let chosen: Vec<&Target> = match target {
         Some(t) => {
-            let Some(x) = all.iter().find(|x| x.name == t) else {
+            let Some(x) = find(t) else {
                 bail!(
                     "no fuzz target {t:?}; targets: {}",
                     all.iter().map(|x| x.name).collect::<Vec<_>>().join(", ")
                 );
             };
-            vec![x]
+            one = x;
+            vec![&one]
         }
         None => all.iter().collect(),
     };
@@ -672,10 +718,7 @@ fn save_crash(name: &str, input: &[u8]) -> Result<PathBuf> {
 /// `execs N` and, on a caught panic, `crash PATH`. With `record`, every input is written to
 /// that file before it runs (for the replay after a crash that kills the process).
 pub fn child(name: &str, secs: u64, seed: u64, record: Option<PathBuf>) -> Result<()> {
-    let t = targets()
-        .into_iter()
-        .find(|t| t.name == name)
-        .with_context(|| format!("no fuzz target {name:?}"))?;
+    let t = find(name).with_context(|| format!("no fuzz target {name:?}"))?;
     let handle = std::thread::Builder::new()
         .name(format!("fuzz-{name}"))
         .stack_size(2 << 20)
@@ -723,7 +766,7 @@ fn child_loop(t: &Target, secs: u64, seed: u64, record: Option<&Path>) -> Result
             std::process::exit(101);
         }
         execs += 1;
-        if execs % 256 == 0 {
+        if execs & 255 == 0 {
             writeln!(stdout, "execs {execs}")?;
         }
         // Seeds run in full even past the time; then the clock decides.

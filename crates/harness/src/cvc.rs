@@ -40,6 +40,9 @@ use crate::{
     Runner, Summary, Table, MS,
 };
 
+/// Most moves tried to explain the opponent's turn (see `verify_opponent`).
+const VERIFY_BUDGET: u64 = 1_000_000;
+
 /// Own drive changes of one served `Get(L1)` are about 3,300 for MANCALA's 16-element `L1`
 /// (every bit of the request, the variable header and the data, sent or acknowledged, is two
 /// changes); a request answered "no such variable" or a time-out is far less. This much counts
@@ -560,7 +563,9 @@ impl CvcSide {
             Some(2) => Some(Some(Player::Two)),
             _ => None,
         };
-        let found = next.map(|next| explain(&pos, &b.board, next, n as usize, true, u64::MAX));
+        // A bounded search: the board comes from the calculator (a program's L1), and a
+        // real turn is found in a few hundred moves tried (the link bot uses 200 000).
+        let found = next.map(|next| explain(&pos, &b.board, next, n as usize, true, VERIFY_BUDGET));
         let Some(Explained::Found(found)) = found else {
             return Err(self.divergence(
                 calc,

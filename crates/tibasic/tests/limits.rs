@@ -154,3 +154,28 @@ fn a_deep_program_restored_from_a_save_state_still_fails_cleanly() {
     other.run_for(200 * MS);
     assert_eq!(error_of(&other), Some(ErrorKind::Memory));
 }
+
+#[test]
+fn the_mancala_programs_are_far_inside_the_limits() {
+    // No statement of MANBOARD or MANCALA comes near the limits: none is cut off, and the
+    // longest has fewer bytes (so fewer operators) than half the operator limit.
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../programs/");
+    for name in ["MANBOARD.txt", "MANCALA.txt"] {
+        let src = std::fs::read_to_string(format!("{root}{name}")).expect("program source");
+        let bytes = tifiles::tokens::tokenize_source(&src).expect("tokenizes");
+        let lines = compile(&bytes);
+        assert!(lines.len() > 20);
+        assert!(
+            lines.iter().all(|l| l.stmt != Stmt::TooDeep),
+            "{name} hits a limit"
+        );
+        // The longest statement has far fewer bytes than half the operator limit.
+        let mut starts: Vec<usize> = lines.iter().map(|l| l.offset as usize).collect();
+        starts.push(bytes.len());
+        let longest = starts.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+        assert!(
+            longest < MAX_OPERATORS as usize / 2,
+            "{name}: {longest} bytes"
+        );
+    }
+}
