@@ -448,10 +448,12 @@ const COMPARED_DIGITS: u32 = 12;
 /// thread "13-13=-2.643e-9 ?", 2006), which puts the cut between 10 and 12 digits [U: the
 /// TI-82's exact rule; 12 chosen]. `1/3*3=1` is therefore 1, while `1/3*3-1` is ⁻1ᴇ⁻14, ≠ 0.
 fn compared(x: Real) -> Real {
-    if x.is_zero() {
+    const DROP: u64 = 10u64.pow(14 - COMPARED_DIGITS);
+    // Most numbers in programs (integers, short decimals) have nothing to round.
+    if x.mantissa() % DROP == 0 {
         return x;
     }
-    let drop = 10u64.pow(14 - COMPARED_DIGITS);
+    let drop = DROP;
     let c = (x.mantissa() + drop / 2) / drop;
     Real::new(
         x.is_negative(),
