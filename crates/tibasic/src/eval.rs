@@ -447,11 +447,15 @@ const COMPARED_DIGITS: u32 = 12;
 /// answer tested on a TI-83 Premium CE, "TI-Basic numeric standard"; the MaxCoderz forum
 /// thread "13-13=-2.643e-9 ?", 2006), which puts the cut between 10 and 12 digits [U: the
 /// TI-82's exact rule; 12 chosen]. `1/3*3=1` is therefore 1, while `1/3*3-1` is ⁻1ᴇ⁻14, ≠ 0.
+// `is_multiple_of` is newer than the workspace's minimum Rust version (1.80).
+#[allow(clippy::manual_is_multiple_of)]
 fn compared(x: Real) -> Real {
-    if x.is_zero() {
+    const DROP: u64 = 10u64.pow(14 - COMPARED_DIGITS);
+    // Most numbers in programs (integers, short decimals) have nothing to round.
+    if x.mantissa() % DROP == 0 {
         return x;
     }
-    let drop = 10u64.pow(14 - COMPARED_DIGITS);
+    let drop = DROP;
     let c = (x.mantissa() + drop / 2) / drop;
     Real::new(
         x.is_negative(),
