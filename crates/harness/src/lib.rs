@@ -12,6 +12,7 @@
 
 pub mod commentary;
 pub mod cvc;
+pub mod pace;
 pub mod probe;
 
 use std::path::Path;

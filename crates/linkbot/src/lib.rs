@@ -69,7 +69,10 @@ pub struct BotConfig {
     pub timing: Timing,
     /// While no game is on: T-states between two pulls of the calculator's `L1`.
     pub probe_every: u64,
-    /// During a game: T-states between the end of one pull and the next.
+    /// During a game: T-states between the end of one pull and the next. Longer than a
+    /// listener's resync quiet (`Timing::resync_quiet`, 100 ms): a calculator that starts
+    /// listening in the middle of a pull waits for that much quiet before it hears the next one,
+    /// so shorter gaps keep it deaf for good.
     pub retry_gap: u64,
 }
 
@@ -88,7 +91,7 @@ impl Default for BotConfig {
                 ..Timing::default()
             },
             probe_every: T_PER_SECOND,
-            retry_gap: T_PER_SECOND / 50,
+            retry_gap: T_PER_SECOND * 3 / 20,
         }
     }
 }

@@ -60,6 +60,9 @@ impl Rig {
         self.run_ms(30);
         self.calc.release(k);
         self.run_ms(30);
+        // As `ti82_harness::press`: at a real TI-82's pace, let the program show the key's
+        // effect before the next key.
+        self.settle(ti82_harness::KEY_QUIET_MS);
     }
 
     fn look(&self) -> (Vec<u8>, Option<[i64; L1_LEN]>) {

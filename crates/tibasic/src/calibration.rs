@@ -312,14 +312,24 @@ pub const END: &str = "<!-- calibration: end -->";
 
 /// `doc` with the text between the markers replaced by `body`, or None without markers.
 pub fn splice(doc: &str, body: &str) -> Option<String> {
-    let a = doc.find(BEGIN)? + BEGIN.len();
-    let b = doc[a..].find(END)? + a;
-    Some(format!("{}\n{}{}", &doc[..a], body, &doc[b..]))
+    splice_between(doc, BEGIN, END, body)
 }
 
 /// The generated part of `doc`, if it has the markers.
 pub fn generated(doc: &str) -> Option<&str> {
-    let a = doc.find(BEGIN)? + BEGIN.len();
-    let b = doc[a..].find(END)? + a;
+    generated_between(doc, BEGIN, END)
+}
+
+/// `doc` with the text between `begin` and `end` replaced by `body`, or None without them.
+pub fn splice_between(doc: &str, begin: &str, end: &str, body: &str) -> Option<String> {
+    let a = doc.find(begin)? + begin.len();
+    let b = doc[a..].find(end)? + a;
+    Some(format!("{}\n{}{}", &doc[..a], body, &doc[b..]))
+}
+
+/// The text between `begin` and `end` in `doc`.
+pub fn generated_between<'a>(doc: &'a str, begin: &str, end: &str) -> Option<&'a str> {
+    let a = doc.find(begin)? + begin.len();
+    let b = doc[a..].find(end)? + a;
     Some(doc[a..b].trim_start_matches('\n'))
 }

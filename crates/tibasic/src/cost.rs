@@ -154,11 +154,7 @@ pub const TABLE: &[Charge] = &[
         "create or resize a variable",
         "STOREPIC (StorePic replaces its picture)"
     ),
-    row!(
-        LIST_READ,
-        "read a whole list",
-        "[U] as LIST_ELEM (plus 0 per element)"
-    ),
+    row!(LIST_READ, "read a whole list", "[U] as LIST_ELEM"),
     row!(LIST_ELEM, "read one list element", "LIST-ELEM"),
     row!(ANS_UPDATE, "update Ans", "EXPR-VAR"),
     row!(FOR_STEP, "End of a For( loop", "FOR-EMPTY"),

@@ -48,3 +48,20 @@ fn splice_replaces_only_the_generated_part() {
     assert!(new.starts_with("intro\n") && new.ends_with("outro\n"));
     assert_eq!(calibration::splice("no markers", "x"), None);
 }
+
+/// The OS searches for a label from the top of the program, so a `Goto` to a label further
+/// down costs more: `LABEL_BYTE` per byte read (the distance is our decision, see the docs).
+#[test]
+fn a_far_label_costs_more_than_a_near_one() {
+    let padding = "A".repeat(200);
+    let near = format!("0->A\nLbl B\nA+1->A\nIf A<100\nGoto B\nGoto C\n\"{padding}\"\nLbl C");
+    let far = format!("Goto C\n\"{padding}\"\nLbl C\n0->A\nLbl B\nA+1->A\nIf A<100\nGoto B");
+    let t_near = calibration::run(&near).unwrap();
+    let t_far = calibration::run(&far).unwrap();
+    // 99 jumps, each reading the 200-character string line and more bytes before `Lbl B`.
+    let extra = 99.0 * 200.0 * tibasic::cost::LABEL_BYTE as f64 / 6e6;
+    assert!(
+        t_far - t_near > extra * 0.9 && t_far - t_near < extra * 1.5,
+        "near {t_near:.3} s, far {t_far:.3} s, expected about {extra:.3} s more"
+    );
+}
