@@ -23,7 +23,6 @@ pub mod script;
 pub mod session;
 pub mod skin;
 pub mod solve;
-pub mod tcp;
 pub mod tui;
 
 /// Default LCD scale for the window and screenshots.

@@ -277,6 +277,14 @@ fn built_in_calculator_and_z80_rom_peer_over_150_ms() {
     assert_eq!(data[0].len(), 2 + 12 * 9);
     let s = me.cable.stats();
     assert_eq!((s.expired, s.cancelled, s.dropped), (0, 0, 0), "{s:?}");
+    // The status line's round trip: both sides delay by 150 ms.
+    let status = me.cable.status();
+    let rtt: u64 = status
+        .rsplit("RTT ")
+        .next()
+        .and_then(|r| r.trim_end_matches(" ms").parse().ok())
+        .unwrap_or_else(|| panic!("no RTT in {status:?}"));
+    assert!((300..1_000).contains(&rtt), "{status}");
     peer.kill().unwrap();
     let _ = peer.wait();
 }
@@ -445,4 +453,45 @@ fn wrong_protocol_version_and_strangers_are_refused() {
     let out = host.wait_with_output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 
+}
+
+// ------------------------------------------------------------------ the relay
+
+#[test]
+fn calc_vs_calc_through_the_relay() {
+    let dir = rom::temp_dir("netrelay");
+    let port = free_port().to_string();
+    let mut relay = ti82(&dir, &["relay", "--listen", &port]).spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    // A client in another room is never paired with them.
+    let mut stranger = ti82(&dir, &["run", "--headless", "--no-rom", "--speed", "turbo"])
+        .args(["--link", "relay", &port, "OTHER", "--wait-ms", "10"])
+        .spawn()
+        .unwrap();
+    let side = |who: &str, seed: &str| {
+        ti82(&dir, &["run", "--headless", "--no-rom", "--speed", "turbo"])
+            .args(["--link", "relay", &port, "ROOM42"])
+            .args(["--play-cvc", who, "--seed", seed, "--rocks", "3"])
+            .spawn()
+            .unwrap()
+    };
+    let second = side("second", "7");
+    std::thread::sleep(Duration::from_millis(200));
+    let first = side("first", "8");
+    let f = first.wait_with_output().unwrap();
+    let s = second.wait_with_output().unwrap();
+    let fo = String::from_utf8_lossy(&f.stdout).to_string();
+    let so = String::from_utf8_lossy(&s.stdout).to_string();
+    assert!(f.status.success(), "{fo}\n{}", String::from_utf8_lossy(&f.stderr));
+    assert!(s.status.success(), "{so}\n{}", String::from_utf8_lossy(&s.stderr));
+    let (fm, fd, _, fb) = summary(&fo);
+    let (sm, sd, _, sb) = summary(&so);
+    assert_eq!((fd, sd), (0, 0));
+    assert!(fm > 10 && fm == sm && fb == sb, "{fo}\n{so}");
+    // The stranger is still waiting in its own room.
+    // (Alone, it gives up after its 15 s wait for a peer: never a success.)
+    let _ = stranger.kill();
+    assert!(!stranger.wait().unwrap().success(), "the stranger was paired");
+    let _ = relay.kill();
+    let _ = relay.wait();
 }

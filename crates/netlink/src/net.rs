@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender, TrySendError};
+use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
 
 use crate::wire::{self, Msg, WireError, MAX_CODE, MODEL_TI82, VERSION};
 
@@ -219,7 +219,7 @@ impl NetHandle {
         if !self.connected() {
             return false;
         }
-        !matches!(self.tx.try_send(m), Err(TrySendError::Full(_)) | Err(_))
+        self.tx.try_send(m).is_ok()
     }
 
     /// Everything the network thread has reported.
