@@ -185,6 +185,8 @@ pub struct Machine {
     pub gif_scale: usize,
     pub wav: Option<WavRecorder>,
     pub net: Option<NetCable>,
+    /// `--pair`: this calculator's end of the in-process cable to the other window's.
+    pub wire: Option<ti82_machine::cable::CableEnd>,
     /// `--link bot`: the computer opponent on the cable.
     pub bot: Option<BotLink>,
     pub link_log: Option<PathBuf>,
@@ -280,6 +282,7 @@ impl Machine {
             gif_scale: 2,
             wav,
             net,
+            wire: None,
             bot,
             link_log: m.link_log.clone(),
             link_trace: m.link_trace.clone(),
@@ -472,7 +475,19 @@ pub fn advance_pair(a: &mut Machine, b: &mut Machine, t: u64) -> Result<()> {
                 chunk = chunk.min(m.player.busy_until - n);
             }
         }
-        ti82_machine::cable::run_pair(&mut a.calc, &mut b.calc, chunk.max(1));
+        match (&mut a.wire, &mut b.wire) {
+            (Some(ea), Some(eb)) => ti82_machine::cable::run_pair_ends(
+                &mut a.calc,
+                ea,
+                &mut b.calc,
+                eb,
+                chunk.max(1),
+            ),
+            _ => {
+                a.calc.run_for(chunk.max(1));
+                b.calc.run_for(chunk.max(1));
+            }
+        }
         a.after_chunk()?;
         b.after_chunk()?;
     }

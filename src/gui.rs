@@ -328,14 +328,17 @@ fn run_pair(setup: &Setup, m: &MachineArgs, scale: usize, speed: Speed) -> Resul
             notes.push(msg);
         }
     }
-    cable::connect(&mut a, &mut b, cable::DEFAULT_LATENCY);
+    let (a, b) = cable::connect(a, b, cable::DEFAULT_LATENCY);
+    let ((a, wire_a), (b, wire_b)) = (a.into_parts(), b.into_parts());
     let plain = MachineArgs {
         link: Vec::new(),
         ..m.clone()
     };
     notes.dedup();
-    let ma = Machine::with_calc(a, "pair-a".into(), None, &plain, notes)?;
-    let mb = Machine::with_calc(b, "pair-b".into(), None, &plain, Vec::new())?;
+    let mut ma = Machine::with_calc(a, "pair-a".into(), None, &plain, notes)?;
+    let mut mb = Machine::with_calc(b, "pair-b".into(), None, &plain, Vec::new())?;
+    ma.wire = wire_a;
+    mb.wire = wire_b;
     let mut va = View::open("TI-82 (A)", ma, scale)?;
     let mut vb = View::open("TI-82 (B)", mb, scale)?;
     va.window.set_target_fps(60);

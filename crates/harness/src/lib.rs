@@ -114,6 +114,18 @@ impl Runner for Calc {
     }
 }
 
+impl Runner for ti82_machine::cable::Linked {
+    fn calc(&self) -> &Calc {
+        &self.calc
+    }
+    fn calc_mut(&mut self) -> &mut Calc {
+        &mut self.calc
+    }
+    fn run_for(&mut self, t: u64) {
+        ti82_machine::cable::Linked::run_for(self, t)
+    }
+}
+
 /// Holds `k` for a moment and lets go, like a quick player (30 ms down, 30 ms up: three key
 /// scans each way).
 pub fn press<R: Runner + ?Sized>(calc: &mut R, k: Key) {
