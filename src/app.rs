@@ -476,13 +476,9 @@ pub fn advance_pair(a: &mut Machine, b: &mut Machine, t: u64) -> Result<()> {
             }
         }
         match (&mut a.wire, &mut b.wire) {
-            (Some(ea), Some(eb)) => ti82_machine::cable::run_pair_ends(
-                &mut a.calc,
-                ea,
-                &mut b.calc,
-                eb,
-                chunk.max(1),
-            ),
+            (Some(ea), Some(eb)) => {
+                ti82_machine::cable::run_pair_ends(&mut a.calc, ea, &mut b.calc, eb, chunk.max(1))
+            }
             _ => {
                 a.calc.run_for(chunk.max(1));
                 b.calc.run_for(chunk.max(1));

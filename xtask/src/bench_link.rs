@@ -43,7 +43,9 @@ fn ti82_binary() -> Result<PathBuf> {
 }
 
 fn free_port() -> Result<u16> {
-    Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port())
 }
 
 fn game(bin: &PathBuf, delay: u64, speed: &str) -> Result<Game> {

@@ -248,7 +248,11 @@ impl CvcSide {
                     press(calc, Key::Enter);
                     Phase::Turn
                 } else {
-                    self.check_wait(calc.calc(), waited, "the other calculator never pulled the board")?;
+                    self.check_wait(
+                        calc.calc(),
+                        waited,
+                        "the other calculator never pulled the board",
+                    )?;
                     calc.run_for(50 * MS);
                     Phase::AwaitConnect {
                         baseline,
@@ -302,7 +306,11 @@ impl CvcSide {
                         Phase::AwaitOpponent { waited: 0 }
                     }
                 } else {
-                    self.check_wait(calc.calc(), waited, "the other calculator never pulled the board")?;
+                    self.check_wait(
+                        calc.calc(),
+                        waited,
+                        "the other calculator never pulled the board",
+                    )?;
                     bursts.run(calc, 20);
                     Phase::AwaitPulled {
                         bursts,
