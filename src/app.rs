@@ -304,6 +304,8 @@ pub struct Machine {
     pub gif_scale: usize,
     pub wav: Option<WavRecorder>,
     pub net: Option<NetCable>,
+    /// `--pair`: this calculator's end of the in-process cable to the other window's.
+    pub wire: Option<ti82_machine::cable::CableEnd>,
     /// `--link bot`: the computer opponent on the cable.
     pub bot: Option<BotLink>,
     /// A cable made outside (`--pair`): what the status line says about it.
@@ -414,6 +416,7 @@ impl Machine {
             gif_scale: 2,
             wav,
             net,
+            wire: None,
             bot,
             cable: None,
             link_log: m.link_log.clone(),
@@ -698,8 +701,8 @@ pub fn start_pair(setup: &Setup, m: &MachineArgs) -> Result<(Machine, Machine)> 
         fresh = true;
     };
     let restored = a.restored;
-    let (mut ca, mut cb) = (a.calc, b.calc);
-    ti82_machine::cable::connect(&mut ca, &mut cb, ti82_machine::cable::DEFAULT_LATENCY);
+    let (la, lb) = ti82_machine::cable::connect(a.calc, b.calc, ti82_machine::cable::DEFAULT_LATENCY);
+    let ((ca, wire_a), (cb, wire_b)) = (la.into_parts(), lb.into_parts());
     let only_b = MachineArgs {
         wav: None,
         link_log: None,
@@ -708,6 +711,8 @@ pub fn start_pair(setup: &Setup, m: &MachineArgs) -> Result<(Machine, Machine)> 
     };
     let mut ma = Machine::with_calc(ca, a.ident, Some(paths[0].clone()), m, a.messages)?;
     let mut mb = Machine::with_calc(cb, b.ident, Some(paths[1].clone()), &only_b, b.messages)?;
+    ma.wire = wire_a;
+    mb.wire = wire_b;
     ma.cable = Some("cable to B".into());
     mb.cable = Some("cable to A".into());
     for machine in [&mut ma, &mut mb] {
@@ -740,7 +745,15 @@ pub fn advance_pair(a: &mut Machine, b: &mut Machine, t: u64) -> Result<()> {
                 chunk = chunk.min(up - n);
             }
         }
-        ti82_machine::cable::run_pair(&mut a.calc, &mut b.calc, chunk.max(1));
+        match (&mut a.wire, &mut b.wire) {
+            (Some(ea), Some(eb)) => {
+                ti82_machine::cable::run_pair_ends(&mut a.calc, ea, &mut b.calc, eb, chunk.max(1))
+            }
+            _ => {
+                a.calc.run_for(chunk.max(1));
+                b.calc.run_for(chunk.max(1));
+            }
+        }
         a.after_chunk()?;
         b.after_chunk()?;
     }

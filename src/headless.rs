@@ -58,7 +58,11 @@ impl Headless {
                     anyhow::bail!("link refused: {why}");
                 }
                 if start.elapsed() > LINK_WAIT {
-                    anyhow::bail!("no link peer within {} s ({})", LINK_WAIT.as_secs(), net.status());
+                    anyhow::bail!(
+                        "no link peer within {} s ({})",
+                        LINK_WAIT.as_secs(),
+                        net.status()
+                    );
                 }
                 std::thread::sleep(std::time::Duration::from_millis(10));
             }
@@ -124,7 +128,7 @@ fn play_cvc(m: &mut Machine, opts: ti82_harness::CvcOptions, out: &mut dyn Write
         if let Some(c) = net.clock(&m.calc) {
             writeln!(
                 out,
-                "clock: {:.2} s emulated in {:.2} s wall ({:.2} % behind), held at real speed {:.2} s",
+                "clock: {:.3} s emulated in {:.3} s wall ({:.3} % behind), held at real speed {:.2} s",
                 c.emulated_s,
                 c.wall_s,
                 c.behind_percent(),

@@ -24,7 +24,6 @@ pub mod session;
 pub mod shutdown;
 pub mod skin;
 pub mod solve;
-pub mod tcp;
 pub mod tui;
 
 /// Default LCD scale for screenshots (`--screenshot`, F7).

@@ -445,10 +445,12 @@ fn front_end_records_a_trace() {
         ..Default::default()
     };
     let rom = ti82_machine::RomImage::from_program(&code);
-    let mut a = ti82_machine::Calc::from_rom(rom.clone());
-    let mut b = ti82_machine::Calc::from_rom(rom);
-    ti82_machine::cable::connect(&mut a, &mut b, ti82_machine::cable::DEFAULT_LATENCY);
+    let a = ti82_machine::Calc::from_rom(rom.clone());
+    let b = ti82_machine::Calc::from_rom(rom);
+    let (a, b) = ti82_machine::cable::connect(a, b, ti82_machine::cable::DEFAULT_LATENCY);
+    let ((a, wire_a), (b, wire_b)) = (a.into_parts(), b.into_parts());
     let mut ma = ti82::app::Machine::with_calc(a, "a".into(), None, &args, Vec::new()).unwrap();
+    ma.wire = wire_a;
     let mut mb = ti82::app::Machine::with_calc(
         b,
         "b".into(),
@@ -457,6 +459,7 @@ fn front_end_records_a_trace() {
         Vec::new(),
     )
     .unwrap();
+    mb.wire = wire_b;
     ma.player.push(&ti82::script::parse("HOLD ENTER").unwrap());
     ti82::app::advance_pair(&mut ma, &mut mb, 6_000_000).unwrap();
     let msgs = ma.finish().unwrap();

@@ -67,16 +67,25 @@ fn game(delay: u64, listener_first: bool) {
         ("second", "first")
     };
     let side = |mode: &str, who: &str, seed: &str, rocks: &str| {
-        ti82(
-            &dir,
-            &["run", "--headless", "--no-rom", "--speed", "turbo"],
-        )
-        .args(["--link", mode, &port, "--link-delay", &d, "--code", "MANCALA"])
-        .args(["--play-cvc", who, "--seed", seed, "--rocks", rocks])
-        .spawn()
-        .unwrap()
+        ti82(&dir, &["run", "--headless", "--no-rom", "--speed", "turbo"])
+            .args([
+                "--link",
+                mode,
+                &port,
+                "--link-delay",
+                &d,
+                "--code",
+                "MANCALA",
+            ])
+            .args(["--play-cvc", who, "--seed", seed, "--rocks", rocks])
+            .spawn()
+            .unwrap()
     };
-    let (lr, cr) = if listener_first { ("3", "6") } else { ("6", "3") };
+    let (lr, cr) = if listener_first {
+        ("3", "6")
+    } else {
+        ("6", "3")
+    };
     let listener = side("listen", lw, "7", lr);
     std::thread::sleep(Duration::from_millis(200));
     let connector = side("connect", cw, "8", cr);
@@ -94,9 +103,19 @@ fn game(delay: u64, listener_first: bool) {
     assert!(cm > 10, "{co}");
     assert_eq!(cm, lm, "both verified every move of the same game");
     assert_eq!(cb, lb, "the same final board");
-    let (first_out, second_out) = if listener_first { (&lo, &co) } else { (&co, &lo) };
-    assert!(first_out.contains("player 1, rocks per hole 3"), "{first_out}");
-    assert!(second_out.contains("player 2, rocks per hole 3"), "{second_out}");
+    let (first_out, second_out) = if listener_first {
+        (&lo, &co)
+    } else {
+        (&co, &lo)
+    };
+    assert!(
+        first_out.contains("player 1, rocks per hole 3"),
+        "{first_out}"
+    );
+    assert!(
+        second_out.contains("player 2, rocks per hole 3"),
+        "{second_out}"
+    );
     let other = match lres.as_str() {
         "win" => "lose",
         "lose" => "win",
@@ -277,6 +296,14 @@ fn built_in_calculator_and_z80_rom_peer_over_150_ms() {
     assert_eq!(data[0].len(), 2 + 12 * 9);
     let s = me.cable.stats();
     assert_eq!((s.expired, s.cancelled, s.dropped), (0, 0, 0), "{s:?}");
+    // The status line's round trip: both sides delay by 150 ms.
+    let status = me.cable.status();
+    let rtt: u64 = status
+        .rsplit("RTT ")
+        .next()
+        .and_then(|r| r.trim_end_matches(" ms").parse().ok())
+        .unwrap_or_else(|| panic!("no RTT in {status:?}"));
+    assert!((300..1_000).contains(&rtt), "{status}");
     peer.kill().unwrap();
     let _ = peer.wait();
 }
@@ -309,19 +336,24 @@ fn peer_killed_mid_transfer_then_replaced() {
     peer.kill().unwrap();
     let _ = peer.wait();
     // The transfer fails as on a cable: Get( gives up, L1 unchanged; the calculator runs on.
-    assert!(me.until_shown("15"), "Get( did not give up: {:?}", me.text());
+    assert!(
+        me.until_shown("15"),
+        "Get( did not give up: {:?}",
+        me.text()
+    );
     assert_eq!(read_list(me.calc.ram(), 1), Some(vec![Real::from_i64(9)]));
     let msgs = me.cable.take_messages();
-    assert!(
-        msgs.iter().any(|m| m.contains("unplugged")),
-        "{msgs:?}"
-    );
+    assert!(msgs.iter().any(|m| m.contains("unplugged")), "{msgs:?}");
     // A new peer on the same port: the cable plugs itself in again, transfers work.
     let mut peer = rom_process(&dir, port, 150);
     me.wait_connected();
     me.run_ms(500);
     me.start("SND");
-    assert!(me.until_shown("5"), "Send( after reconnecting: {:?}", me.text());
+    assert!(
+        me.until_shown("5"),
+        "Send( after reconnecting: {:?}",
+        me.text()
+    );
     me.start("GT");
     assert!(me.until_shown(&(6 + 1830).to_string()), "{:?}", me.text());
     assert_eq!(read_list(me.calc.ram(), 1), Some(list_of(60)));
@@ -356,13 +388,19 @@ fn wrong_session_code_is_refused() {
     std::thread::sleep(Duration::from_millis(300));
     let (ok, err) = connect_once(&dir, port, &["--code", "WRONG"]);
     assert!(!ok);
-    assert!(err.contains("link refused") && err.contains("wrong session code"), "{err}");
+    assert!(
+        err.contains("link refused") && err.contains("wrong session code"),
+        "{err}"
+    );
     // The listener refused it and still waits for the right peer: a right code connects.
     let (ok, err) = connect_once(&dir, port, &["--code", "RIGHT"]);
     assert!(ok, "{err}");
     let out = host.wait_with_output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// A fake peer that answers the hello with `reply` and returns what it read.
@@ -399,7 +437,10 @@ fn wrong_protocol_version_and_strangers_are_refused() {
     );
     let got = h.join().unwrap();
     let mut r = &got[..];
-    assert!(matches!(wire::read_msg(&mut r), Ok(Msg::Hello { version: 1, .. })));
+    assert!(matches!(
+        wire::read_msg(&mut r),
+        Ok(Msg::Hello { version: 1, .. })
+    ));
     match wire::read_msg(&mut r) {
         Ok(Msg::Refuse { reason }) => assert!(reason.contains("version"), "{reason}"),
         other => panic!("no refusal: {other:?}"),
@@ -443,6 +484,61 @@ fn wrong_protocol_version_and_strangers_are_refused() {
     let (ok, err) = connect_once(&dir, port, &[]);
     assert!(ok, "{err}");
     let out = host.wait_with_output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
 
+// ------------------------------------------------------------------ the relay
+
+#[test]
+fn calc_vs_calc_through_the_relay() {
+    let dir = rom::temp_dir("netrelay");
+    let port = free_port().to_string();
+    let mut relay = ti82(&dir, &["relay", "--listen", &port]).spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    // A client in another room is never paired with them.
+    let mut stranger = ti82(&dir, &["run", "--headless", "--no-rom", "--speed", "turbo"])
+        .args(["--link", "relay", &port, "OTHER", "--wait-ms", "10"])
+        .spawn()
+        .unwrap();
+    let side = |who: &str, seed: &str| {
+        ti82(&dir, &["run", "--headless", "--no-rom", "--speed", "turbo"])
+            .args(["--link", "relay", &port, "ROOM42"])
+            .args(["--play-cvc", who, "--seed", seed, "--rocks", "3"])
+            .spawn()
+            .unwrap()
+    };
+    let second = side("second", "7");
+    std::thread::sleep(Duration::from_millis(200));
+    let first = side("first", "8");
+    let f = first.wait_with_output().unwrap();
+    let s = second.wait_with_output().unwrap();
+    let fo = String::from_utf8_lossy(&f.stdout).to_string();
+    let so = String::from_utf8_lossy(&s.stdout).to_string();
+    assert!(
+        f.status.success(),
+        "{fo}\n{}",
+        String::from_utf8_lossy(&f.stderr)
+    );
+    assert!(
+        s.status.success(),
+        "{so}\n{}",
+        String::from_utf8_lossy(&s.stderr)
+    );
+    let (fm, fd, _, fb) = summary(&fo);
+    let (sm, sd, _, sb) = summary(&so);
+    assert_eq!((fd, sd), (0, 0));
+    assert!(fm > 10 && fm == sm && fb == sb, "{fo}\n{so}");
+    // The stranger is still waiting in its own room.
+    // (Alone, it gives up after its 15 s wait for a peer: never a success.)
+    let _ = stranger.kill();
+    assert!(
+        !stranger.wait().unwrap().success(),
+        "the stranger was paired"
+    );
+    let _ = relay.kill();
+    let _ = relay.wait();
 }

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 mod asm;
 mod bench;
 mod bench_basic;
+mod bench_link;
 mod bench_machine;
 mod bench_solver;
 mod calibrate;
@@ -54,6 +55,8 @@ enum Command {
     },
     /// Benchmark the whole TI-82 machine against the bare core on the same workload.
     BenchMachine,
+    /// CALC VS CALC between two processes over the network cable at several link delays.
+    BenchLink,
     /// Benchmark the exact MANCALA solver: nodes per second and the largest board solved.
     BenchSolver {
         /// Rule sets to solve (`kalah-standard:6x4`, `ti82:5`, ...); default: a run of six
@@ -111,6 +114,7 @@ fn main() -> Result<()> {
         Command::BenchMachine => bench_machine::run(),
         Command::BenchBasic => bench_basic::run(),
         Command::Calibrate { write } => calibrate::run(write),
+        Command::BenchLink => bench_link::run(),
         Command::BenchSolver {
             boards,
             table_bits,

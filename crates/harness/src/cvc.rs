@@ -30,6 +30,7 @@
 use std::collections::VecDeque;
 
 use mancala::{explain, predict, Explained, Player, Position, Rules, XorShift};
+use ti82_machine::cable::Linked;
 use ti82_machine::{Calc, Key};
 
 use crate::probe::{read_board, read_moves};
@@ -250,7 +251,11 @@ impl CvcSide {
                     press(calc, Key::Enter);
                     Phase::Turn
                 } else {
-                    self.check_wait(calc.calc(), waited, "the other calculator never pulled the board")?;
+                    self.check_wait(
+                        calc.calc(),
+                        waited,
+                        "the other calculator never pulled the board",
+                    )?;
                     calc.run_for(50 * MS);
                     Phase::AwaitConnect {
                         baseline,
@@ -304,7 +309,11 @@ impl CvcSide {
                         Phase::AwaitOpponent { waited: 0 }
                     }
                 } else {
-                    self.check_wait(calc.calc(), waited, "the other calculator never pulled the board")?;
+                    self.check_wait(
+                        calc.calc(),
+                        waited,
+                        "the other calculator never pulled the board",
+                    )?;
                     bursts.run(calc, 20);
                     Phase::AwaitPulled {
                         bursts,
@@ -712,7 +721,7 @@ pub fn cvc_schedule(games: u64, seed: u64) -> Vec<(CvcOptions, CvcOptions)> {
 type SideRun = (Vec<CvcReport>, Option<HarnessError>);
 
 /// Plays the games of `schedule` on one calculator (its own thread), then unplugs the cable.
-fn run_side(mut calc: Calc, options: Vec<CvcOptions>) -> SideRun {
+fn run_side(mut calc: Linked, options: Vec<CvcOptions>) -> SideRun {
     let mut reports = Vec::new();
     let mut error = None;
     for opts in options {
@@ -748,9 +757,9 @@ pub fn run_cvc_games_on(
     seed: u64,
     latency: u64,
 ) -> Result<Summary, HarnessError> {
-    let mut a = Table::from_calc(make()?)?.calc;
-    let mut b = Table::from_calc(make()?)?.calc;
-    ti82_machine::cable::connect(&mut a, &mut b, latency);
+    let a = Table::from_calc(make()?)?.calc;
+    let b = Table::from_calc(make()?)?.calc;
+    let (a, b) = ti82_machine::cable::connect(a, b, latency);
     let schedule = cvc_schedule(games, seed);
     let (oa, ob): (Vec<_>, Vec<_>) = schedule.into_iter().unzip();
     let ha = std::thread::spawn(move || run_side(a, oa));

@@ -115,6 +115,18 @@ impl Runner for Calc {
     }
 }
 
+impl Runner for ti82_machine::cable::Linked {
+    fn calc(&self) -> &Calc {
+        &self.calc
+    }
+    fn calc_mut(&mut self) -> &mut Calc {
+        &mut self.calc
+    }
+    fn run_for(&mut self, t: u64) {
+        ti82_machine::cable::Linked::run_for(self, t)
+    }
+}
+
 /// Holds `k` for a moment and lets go, like a quick player (30 ms down, 30 ms up: three key
 /// scans each way), then waits until the screen has shown the key's effect and settled
 /// ([`KEY_QUIET_MS`]), as a player watches the arrow move before pressing again: at a real

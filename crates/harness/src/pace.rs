@@ -3,7 +3,7 @@
 //! runtime with its calibrated cost model. `cargo xtask calibrate --write` puts the figures in
 //! `docs/mancala-programs.md`; a test checks they are current.
 
-use ti82_machine::cable::{connect, run_pair};
+use ti82_machine::cable::{connect, run_pair, Linked};
 use ti82_machine::{Calc, Key};
 use tibasic::firmware::program_names;
 use tifiles::var::Variable;
@@ -84,9 +84,9 @@ fn connect_time(programs: &[Variable]) -> Result<f64, HarnessError> {
             press(calc, k);
         }
     }
-    connect(&mut a, &mut b, crate::CVC_LATENCY);
+    let (mut a, mut b) = connect(a, b, crate::CVC_LATENCY);
     // A: PLAY, then CONNECTING... at Pause.
-    let step = |a: &mut Calc, b: &mut Calc, k: Option<(bool, Key)>, ms: u64| {
+    let step = |a: &mut Linked, b: &mut Linked, k: Option<(bool, Key)>, ms: u64| {
         if let Some((on_a, key)) = k {
             let c = if on_a { &mut *a } else { &mut *b };
             c.press(key);

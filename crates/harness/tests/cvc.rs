@@ -15,10 +15,8 @@ fn calc() -> Calc {
 
 /// Plays one game; returns both reports (A's, B's).
 fn game(a_opts: CvcOptions, b_opts: CvcOptions) -> (CvcReport, CvcReport) {
-    let mut a = calc();
-    let mut b = calc();
-    cable::connect(&mut a, &mut b, LATENCY);
-    let side = |mut c: Calc, opts: CvcOptions| {
+    let (a, b) = cable::connect(calc(), calc(), LATENCY);
+    let side = |mut c: cable::Linked, opts: CvcOptions| {
         std::thread::spawn(move || {
             let mut side = CvcSide::new(opts).expect("options");
             let mut steps = 0u64;

@@ -10,8 +10,9 @@
 //! lookahead).
 //!
 //! Transports: [`channel_pair`] (crossbeam-channel: same thread or two threads) and any other
-//! implementation of [`LinkTransport`] (TCP later). An end whose peer vanished sees an
-//! unplugged cable (both wires released by the peer).
+//! implementation of [`LinkTransport`]. An end whose peer vanished sees an unplugged cable
+//! (both wires released by the peer). Between processes the cable is byte-level instead (the
+//! `netlink` crate): bounded skew would cost a network round trip every few hundred T-states.
 
 use crate::calc::Calc;
 use crate::link::LinkPort;
@@ -82,17 +83,26 @@ impl LinkTransport for ChannelTransport {
     }
 }
 
-/// The far end as one [`Calc`] knows it.
-pub(crate) struct Remote {
-    pub(crate) transport: Box<dyn LinkTransport>,
+/// One calculator's end of a cable: the transport to the far end and what has been heard from
+/// it. The one engine of the wire-exact cable (conservative synchronisation): [`Linked`] (a
+/// calculator with its end), [`run_pair`], and the virtual devices of other crates all run a
+/// calculator through [`CableEnd::advance`]. The calculator itself knows nothing of cables.
+pub struct CableEnd {
+    transport: Box<dyn LinkTransport>,
     heard: u64,
     latency: u64,
-    pub(crate) closed: bool,
+    closed: bool,
 }
 
-impl Remote {
-    pub(crate) fn new(transport: Box<dyn LinkTransport>, latency: u64, _now: u64) -> Self {
-        Remote {
+impl CableEnd {
+    /// Plugs `calc` into the cable through `transport`, with `latency` T-states of wire delay
+    /// (also the bound on how far this end may run ahead of what it has heard).
+    pub fn plug(calc: &Calc, mut transport: Box<dyn LinkTransport>, latency: u64) -> CableEnd {
+        // Tell the other end where this one starts: two ends that both begin past the
+        // other's horizon (a firmware that ran before the cable was plugged in) would
+        // otherwise each wait for the other's first report forever.
+        transport.send(LinkMsg::Time(calc.now()));
+        CableEnd {
             transport,
             heard: 0,
             latency: latency.max(MAX_OVERSHOOT + 8),
@@ -100,7 +110,12 @@ impl Remote {
         }
     }
 
-    pub(crate) fn accept(&mut self, m: LinkMsg, port: &mut LinkPort) {
+    /// Whether the far end has gone (the calculator sees an unplugged cable).
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    fn accept(&mut self, m: LinkMsg, port: &mut LinkPort) {
         match m {
             LinkMsg::Drive { t, pull } => {
                 port.peer_change(t.saturating_add(self.latency), pull);
@@ -115,22 +130,158 @@ impl Remote {
     }
 
     /// How far this end may run.
-    pub(crate) fn limit(&self) -> u64 {
+    fn limit(&self) -> u64 {
         self.heard.saturating_add(self.latency - MAX_OVERSHOOT)
+    }
+
+    /// One linked step of `calc` towards `target`: receive what has arrived, run as far as
+    /// the skew bound allows, send our changes and time. Returns false when it could not move
+    /// (only when `block` is false and the far end is behind). Once the far end has gone the
+    /// calculator simply runs.
+    pub fn advance(&mut self, calc: &mut Calc, target: u64, block: bool) -> bool {
+        if self.closed {
+            calc.run_for(target.saturating_sub(calc.now()));
+            return true;
+        }
+        // Take in everything already delivered.
+        loop {
+            match self.transport.try_recv() {
+                Recv::Msg(m) => self.accept(m, &mut calc.hardware_mut().link),
+                Recv::Empty => break,
+                Recv::Closed => {
+                    self.closed = true;
+                    break;
+                }
+            }
+        }
+        if self.closed {
+            let now = calc.now();
+            calc.hardware_mut().link.unplug(now);
+            calc.run_for(target.saturating_sub(now));
+            return true;
+        }
+        let limit = self.limit();
+        if calc.now() >= limit {
+            // Waiting on the other end: make sure it knows how far this one is.
+            self.transport.send(LinkMsg::Time(calc.now()));
+            if !block {
+                return false;
+            }
+            match self.transport.recv() {
+                Some(m) => self.accept(m, &mut calc.hardware_mut().link),
+                None => self.closed = true,
+            }
+            return true;
+        }
+        let now = calc.now();
+        calc.run_for(target.min(limit).saturating_sub(now));
+        for (t, pull) in calc.hardware_mut().link.take_outbox() {
+            self.transport.send(LinkMsg::Drive { t, pull });
+        }
+        self.transport.send(LinkMsg::Time(calc.now()));
+        true
+    }
+
+    /// Runs `calc` for `t_states` (to within part of an instruction), waiting for the far end
+    /// where the skew bound says so.
+    pub fn run_for(&mut self, calc: &mut Calc, t_states: u64) {
+        let target = calc.now().saturating_add(t_states);
+        while calc.now() < target {
+            self.advance(calc, target, true);
+        }
+    }
+
+    /// Unplugs: the far end sees our drive released; ours sees the same of theirs.
+    pub fn unplug(mut self, calc: &mut Calc) -> Box<dyn LinkTransport> {
+        let now = calc.now();
+        calc.hardware_mut().link.unplug(now);
+        self.transport.send(LinkMsg::Bye);
+        self.transport
+    }
+}
+
+/// A calculator with its end of a cable: run it with [`Linked::run_for`] (which waits for the
+/// other end as needed); everything else of the calculator is reached through `Deref`.
+pub struct Linked {
+    pub calc: Calc,
+    end: Option<CableEnd>,
+}
+
+impl Linked {
+    pub fn new(calc: Calc, end: CableEnd) -> Linked {
+        Linked {
+            calc,
+            end: Some(end),
+        }
+    }
+
+    /// Runs for `t_states` with the cable (or alone once unplugged).
+    pub fn run_for(&mut self, t_states: u64) {
+        match &mut self.end {
+            Some(e) => e.run_for(&mut self.calc, t_states),
+            None => self.calc.run_for(t_states),
+        }
+    }
+
+    /// Unplugs the cable (the other end sees it released).
+    pub fn detach_link(&mut self) {
+        if let Some(e) = self.end.take() {
+            e.unplug(&mut self.calc);
+        }
+    }
+
+    /// The calculator and its end, apart.
+    pub fn into_parts(self) -> (Calc, Option<CableEnd>) {
+        (self.calc, self.end)
+    }
+
+    pub fn end_mut(&mut self) -> Option<&mut CableEnd> {
+        self.end.as_mut()
+    }
+}
+
+impl std::ops::Deref for Linked {
+    type Target = Calc;
+    fn deref(&self) -> &Calc {
+        &self.calc
+    }
+}
+
+impl std::ops::DerefMut for Linked {
+    fn deref_mut(&mut self) -> &mut Calc {
+        &mut self.calc
     }
 }
 
 /// Joins two calculators with a cable (a crossbeam channel pair) and `latency` T-states of
 /// wire delay. Run them with [`run_pair`] on one thread, or move each into its own thread and
-/// call [`Calc::run_for`] there.
-pub fn connect(a: &mut Calc, b: &mut Calc, latency: u64) {
+/// call [`Linked::run_for`] there.
+pub fn connect(a: Calc, b: Calc, latency: u64) -> (Linked, Linked) {
     let (ta, tb) = channel_pair();
-    a.attach_link(Box::new(ta), latency);
-    b.attach_link(Box::new(tb), latency);
+    let ea = CableEnd::plug(&a, Box::new(ta), latency);
+    let eb = CableEnd::plug(&b, Box::new(tb), latency);
+    (Linked::new(a, ea), Linked::new(b, eb))
 }
 
 /// Runs two connected calculators on this thread for `t_states` each.
-pub fn run_pair(a: &mut Calc, b: &mut Calc, t_states: u64) {
+pub fn run_pair(a: &mut Linked, b: &mut Linked, t_states: u64) {
+    match (&mut a.end, &mut b.end) {
+        (Some(ea), Some(eb)) => run_pair_ends(&mut a.calc, ea, &mut b.calc, eb, t_states),
+        _ => {
+            a.run_for(t_states);
+            b.run_for(t_states);
+        }
+    }
+}
+
+/// [`run_pair`] for two calculators and their ends held apart (a front end's machines).
+pub fn run_pair_ends(
+    a: &mut Calc,
+    ea: &mut CableEnd,
+    b: &mut Calc,
+    eb: &mut CableEnd,
+    t_states: u64,
+) {
     let ta = a.now().saturating_add(t_states);
     let tb = b.now().saturating_add(t_states);
     loop {
@@ -141,19 +292,19 @@ pub fn run_pair(a: &mut Calc, b: &mut Calc, t_states: u64) {
         }
         let mut progress = false;
         if !a_done {
-            progress |= a.advance_linked(ta, false);
+            progress |= ea.advance(a, ta, false);
         }
         if !b_done {
-            progress |= b.advance_linked(tb, false);
+            progress |= eb.advance(b, tb, false);
         }
         if !progress {
             // One end has reached its target and the other waits on it: let the finished end
             // run on towards the other's target (a firmware may overshoot its target, so the
             // two ends' clocks can differ by more than the cable's lookahead).
             if a_done {
-                a.advance_linked(tb.max(a.now() + 1), false);
+                ea.advance(a, tb.max(a.now() + 1), false);
             } else {
-                b.advance_linked(ta.max(b.now() + 1), false);
+                eb.advance(b, ta.max(b.now() + 1), false);
             }
         }
     }

@@ -6,7 +6,6 @@ use std::path::Path;
 
 use z80::{Bus, Cpu};
 
-use crate::cable::{LinkMsg, LinkTransport, Recv, Remote};
 use crate::hw::{Config, Hardware, CLOCK_HZ};
 use crate::keypad::Key;
 use crate::lcd::{HEIGHT, WIDTH};
@@ -236,7 +235,6 @@ pub fn contrast_shade(contrast: u8) -> u8 {
 pub struct Calc {
     hw: Hardware,
     fw: Box<dyn Firmware>,
-    pub(crate) remote: Option<Remote>,
     ghost: VecDeque<Vec<bool>>,
 }
 
@@ -253,7 +251,6 @@ impl Calc {
         Calc {
             hw,
             fw,
-            remote: None,
             ghost: VecDeque::new(),
         }
     }
@@ -318,18 +315,12 @@ impl Calc {
             .map(|f| &mut f.cpu)
     }
 
-    /// Runs for `t_states` (to within part of an instruction). With a cable attached this may
-    /// wait for the other end (bounded skew, see [`crate::cable`]).
+    /// Runs for `t_states` (to within part of an instruction). A calculator on a cable is run
+    /// through its end of the cable ([`crate::cable::CableEnd`]), which calls this.
     pub fn run_for(&mut self, t_states: u64) {
         let target = self.hw.now.saturating_add(t_states);
         while self.hw.now < target {
-            if self.remote.is_some() {
-                if !self.advance_linked(target, true) {
-                    break;
-                }
-            } else {
-                self.fw.run(&mut self.hw, target);
-            }
+            self.fw.run(&mut self.hw, target);
         }
     }
 
@@ -482,76 +473,6 @@ impl Calc {
             source,
         })?;
         self.restore_bytes(path, &data)
-    }
-
-    // ------------------------------------------------------------------ link cable
-
-    /// Attaches the far end of a cable through `transport`. `latency` is the wire delay in
-    /// T-states and the bound on how far this end may run ahead of what it has heard.
-    pub fn attach_link(&mut self, transport: Box<dyn LinkTransport>, latency: u64) {
-        let mut remote = Remote::new(transport, latency, self.hw.now);
-        // Tell the other end where this one starts: two ends that both begin past the
-        // other's horizon (a firmware that ran before the cable was plugged in) would
-        // otherwise each wait for the other's first report forever.
-        remote.transport.send(LinkMsg::Time(self.hw.now));
-        self.remote = Some(remote);
-    }
-
-    /// Detaches the cable (the peer's drive is released).
-    pub fn detach_link(&mut self) -> Option<Box<dyn LinkTransport>> {
-        let now = self.hw.now;
-        self.hw.link.unplug(now);
-        self.remote.take().map(|mut r| {
-            r.transport.send(LinkMsg::Bye);
-            r.transport
-        })
-    }
-
-    /// One linked step towards `target`: receive what has arrived, run as far as the skew
-    /// bound allows, send our changes and time. Returns false when it could not move (only
-    /// when `block` is false and the peer is behind).
-    pub(crate) fn advance_linked(&mut self, target: u64, block: bool) -> bool {
-        let Some(remote) = self.remote.as_mut() else {
-            self.fw.run(&mut self.hw, target);
-            return true;
-        };
-        // Take in everything already delivered.
-        loop {
-            match remote.transport.try_recv() {
-                Recv::Msg(m) => remote.accept(m, &mut self.hw.link),
-                Recv::Empty => break,
-                Recv::Closed => {
-                    remote.closed = true;
-                    break;
-                }
-            }
-        }
-        if remote.closed {
-            let now = self.hw.now;
-            self.hw.link.unplug(now);
-            self.remote = None;
-            self.fw.run(&mut self.hw, target);
-            return true;
-        }
-        let limit = remote.limit();
-        if self.hw.now >= limit {
-            // Waiting on the other end: make sure it knows how far this one is.
-            remote.transport.send(LinkMsg::Time(self.hw.now));
-            if !block {
-                return false;
-            }
-            match remote.transport.recv() {
-                Some(m) => remote.accept(m, &mut self.hw.link),
-                None => remote.closed = true,
-            }
-            return true;
-        }
-        self.fw.run(&mut self.hw, target.min(limit));
-        for (t, pull) in self.hw.link.take_outbox() {
-            remote.transport.send(LinkMsg::Drive { t, pull });
-        }
-        remote.transport.send(LinkMsg::Time(self.hw.now));
-        true
     }
 }
 

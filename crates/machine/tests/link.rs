@@ -12,13 +12,12 @@ fn expected() -> Vec<u8> {
     (0..COUNT).map(|i| (i * 7 + 3) as u8).collect()
 }
 
-fn pair() -> (Calc, Calc) {
+fn pair() -> (cable::Linked, cable::Linked) {
     let mut a = calc("link");
     let mut b = calc("link");
     b.press(Key::Enter); // receiver
     a.hardware_mut().link.enable_log();
-    cable::connect(&mut a, &mut b, DEFAULT_LATENCY);
-    (a, b)
+    cable::connect(a, b, DEFAULT_LATENCY)
 }
 
 fn check(a: &Calc, b: &Calc) -> Vec<LoggedByte> {
@@ -48,7 +47,7 @@ fn check(a: &Calc, b: &Calc) -> Vec<LoggedByte> {
     bytes
 }
 
-fn one_thread() -> (Calc, Calc) {
+fn one_thread() -> (cable::Linked, cable::Linked) {
     let (mut a, mut b) = pair();
     for _ in 0..200 {
         if a.test_exit().is_some() && b.test_exit().is_some() {
@@ -68,7 +67,7 @@ fn link_300_bytes_one_thread() {
 #[test]
 fn link_300_bytes_two_threads_same_as_one() {
     let (a, b) = pair();
-    let run = |mut c: Calc| {
+    let run = |mut c: cable::Linked| {
         std::thread::spawn(move || {
             for _ in 0..2_000 {
                 if c.test_exit().is_some() {

@@ -10,8 +10,8 @@
 
 use std::time::{Duration, Instant};
 
-use tilink::{Timing, VirtualCable};
 use ti82_machine::{Calc, CLOCK_HZ};
+use tilink::{Timing, VirtualCable};
 
 use crate::endpoint::{ByteEndpoint, EndpointStats, Outgoing};
 use crate::net::{Event, LinkState, NetConfig, NetError, NetHandle};
@@ -169,8 +169,7 @@ impl NetCable {
             }
             Event::Lost(why) => {
                 self.unplug();
-                self.messages
-                    .push(format!("link: cable unplugged ({why})"));
+                self.messages.push(format!("link: cable unplugged ({why})"));
             }
             Event::Refused(why) => {
                 self.messages.push(format!("link: refused: {why}"));
@@ -178,7 +177,12 @@ impl NetCable {
             }
             Event::Msg(m) => match m {
                 _ if std::env::var_os("TI82_NETLINK_DEBUG").is_some() && {
-                    eprintln!("[{:.3}] in  {:?} t={}", calc.now() as f64 / 6e6, short(&m), calc.now());
+                    eprintln!(
+                        "[{:.3}] in  {:?} t={}",
+                        calc.now() as f64 / 6e6,
+                        short(&m),
+                        calc.now()
+                    );
                     false
                 } => {}
                 Msg::Packet {
@@ -293,7 +297,11 @@ impl NetCable {
 
 fn short(m: &Msg) -> String {
     match m {
-        Msg::Packet { seq, reply_to, bytes } => format!("P{seq}<{reply_to} {:02X?}", &bytes[..bytes.len().min(4)]),
+        Msg::Packet {
+            seq,
+            reply_to,
+            bytes,
+        } => format!("P{seq}<{reply_to} {:02X?}", &bytes[..bytes.len().min(4)]),
         m => format!("{m:?}"),
     }
 }

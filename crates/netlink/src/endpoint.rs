@@ -18,8 +18,8 @@
 
 use std::collections::VecDeque;
 
-use tilink::{ByteEvent, ByteTransport, Command, Dir, Parser, TimedPort, Timing, Wake};
 use ti82_machine::LinkEndpoint;
+use tilink::{ByteEvent, ByteTransport, Command, Dir, Parser, TimedPort, Timing, Wake};
 
 /// Far packets queued for the calculator at most; a flooding peer loses the oldest.
 pub const MAX_QUEUED: usize = 64;
@@ -226,7 +226,7 @@ impl ByteEndpoint {
         self.xport.receive(None);
     }
 
-    fn from_calc(&mut self, p: tilink::Packet, bytes_sent: Vec<u8>, now: u64) {
+    fn forward_packet(&mut self, p: tilink::Packet, bytes_sent: Vec<u8>, now: u64) {
         let seq = self.next_seq;
         self.next_seq = self.next_seq.wrapping_add(1).max(1);
         self.out.push(Outgoing::Packet {
@@ -300,7 +300,7 @@ impl ByteEndpoint {
                     match self.parser.push(rec.value) {
                         Some(Ok(p)) => {
                             let bytes = p.to_bytes();
-                            self.from_calc(p, bytes, rec.end);
+                            self.forward_packet(p, bytes, rec.end);
                             self.listen();
                         }
                         Some(Err(_)) => {

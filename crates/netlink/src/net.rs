@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender, TrySendError};
+use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
 
 use crate::wire::{self, Msg, WireError, MAX_CODE, MODEL_TI82, VERSION};
 
@@ -219,7 +219,7 @@ impl NetHandle {
         if !self.connected() {
             return false;
         }
-        !matches!(self.tx.try_send(m), Err(TrySendError::Full(_)) | Err(_))
+        self.tx.try_send(m).is_ok()
     }
 
     /// Everything the network thread has reported.
@@ -373,7 +373,9 @@ fn handshake(
     let refused = |why: String| HandshakeError::Refused(why);
     wire::write_msg(&mut w, &hello).map_err(|e| refused(format!("{peer}: {e}")))?;
     // Through a relay the peer's Hello comes when the relay has paired us: wait for it.
-    stream.set_read_timeout(Some(Duration::from_millis(250))).ok();
+    stream
+        .set_read_timeout(Some(Duration::from_millis(250)))
+        .ok();
     let start = Instant::now();
     let mut r = stream;
     let msg = loop {
@@ -390,11 +392,18 @@ fn handshake(
                 }
             }
             Err(WireError::Io(e)) if e.kind() == ErrorKind::UnexpectedEof => {
-                return Err(refused(format!("{peer} closed the connection during the hello")))
+                return Err(refused(format!(
+                    "{peer} closed the connection during the hello"
+                )))
             }
             Err(e) => {
                 let why = format!("{peer}: {e}");
-                let _ = wire::write_msg(&mut w, &Msg::Refuse { reason: why.clone() });
+                let _ = wire::write_msg(
+                    &mut w,
+                    &Msg::Refuse {
+                        reason: why.clone(),
+                    },
+                );
                 return Err(refused(why));
             }
         }
@@ -415,7 +424,12 @@ fn handshake(
         _ => Some("the peer did not start with a hello".to_string()),
     };
     if let Some(why) = problem {
-        let _ = wire::write_msg(&mut w, &Msg::Refuse { reason: why.clone() });
+        let _ = wire::write_msg(
+            &mut w,
+            &Msg::Refuse {
+                reason: why.clone(),
+            },
+        );
         let _ = stream.shutdown(Shutdown::Both);
         return Err(refused(format!("{peer}: {why}")));
     }
@@ -585,8 +599,8 @@ fn connection(
                     } else {
                         0
                     };
-                    let due = (Instant::now() + Duration::from_millis(cfg.delay.ms + j))
-                        .max(last_due);
+                    let due =
+                        (Instant::now() + Duration::from_millis(cfg.delay.ms + j)).max(last_due);
                     last_due = due;
                     delayed.push_back((due, m));
                 }

@@ -27,8 +27,7 @@ pub struct Relay {
 
 impl Relay {
     pub fn bind(addr: SocketAddr) -> Result<Relay, NetError> {
-        let listener =
-            TcpListener::bind(addr).map_err(|source| NetError::Bind { addr, source })?;
+        let listener = TcpListener::bind(addr).map_err(|source| NetError::Bind { addr, source })?;
         Ok(Relay { listener })
     }
 
@@ -95,7 +94,10 @@ fn client(s: TcpStream, waiting: Waiting, log: &(dyn Fn(String) + Send + Sync)) 
         }
     };
     if room.is_empty() {
-        refuse(&s, "relay: a room code is needed (--link relay HOST:PORT ROOM)");
+        refuse(
+            &s,
+            "relay: a room code is needed (--link relay HOST:PORT ROOM)",
+        );
         return;
     }
     s.set_read_timeout(None).ok();
@@ -128,12 +130,17 @@ fn client(s: TcpStream, waiting: Waiting, log: &(dyn Fn(String) + Send + Sync)) 
     // Pair: each gets the other's hello, then bytes flow both ways.
     let (mut a, mut b) = (&s, &o);
     if b.write_all(&hello).is_err() || a.write_all(&o_hello).is_err() {
-        log(format!("{peer}: the client waiting in room {room:?} is gone"));
+        log(format!(
+            "{peer}: the client waiting in room {room:?} is gone"
+        ));
         let _ = o.shutdown(Shutdown::Both);
         let _ = s.shutdown(Shutdown::Both);
         return;
     }
-    log(format!("room {room:?}: paired {peer} with {}", o.peer_addr().map(|a| a.to_string()).unwrap_or_default()));
+    log(format!(
+        "room {room:?}: paired {peer} with {}",
+        o.peer_addr().map(|a| a.to_string()).unwrap_or_default()
+    ));
     let (Ok(s2), Ok(o2)) = (s.try_clone(), o.try_clone()) else {
         return;
     };

@@ -38,13 +38,31 @@ const MAX_REASON: usize = 200;
 /// One message between two processes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Msg {
-    Hello { version: u16, model: u8, code: String },
-    Refuse { reason: String },
-    Packet { seq: u32, reply_to: u32, bytes: Vec<u8> },
-    Expired { seq: u32 },
-    Cancel { seq: u32 },
-    Ping { id: u32 },
-    Pong { id: u32 },
+    Hello {
+        version: u16,
+        model: u8,
+        code: String,
+    },
+    Refuse {
+        reason: String,
+    },
+    Packet {
+        seq: u32,
+        reply_to: u32,
+        bytes: Vec<u8>,
+    },
+    Expired {
+        seq: u32,
+    },
+    Cancel {
+        seq: u32,
+    },
+    Ping {
+        id: u32,
+    },
+    Pong {
+        id: u32,
+    },
     Bye,
 }
 
@@ -65,7 +83,10 @@ impl fmt::Display for WireError {
         match self {
             WireError::Io(e) => write!(f, "{e}"),
             WireError::TooLong(n) => {
-                write!(f, "the peer announced a {n}-byte message (limit {MAX_FRAME})")
+                write!(
+                    f,
+                    "the peer announced a {n}-byte message (limit {MAX_FRAME})"
+                )
             }
             WireError::NotTi82 => write!(f, "the peer is not a ti82 link (no TI82LINK hello)"),
             WireError::Malformed(what) => write!(f, "malformed link message: {what}"),
@@ -280,7 +301,10 @@ mod tests {
         // Too long is refused before reading the body.
         let mut f = ((MAX_FRAME + 1) as u32).to_le_bytes().to_vec();
         f.push(8);
-        assert!(matches!(read_frame(&mut &f[..]), Err(WireError::TooLong(_))));
+        assert!(matches!(
+            read_frame(&mut &f[..]),
+            Err(WireError::TooLong(_))
+        ));
         assert!(matches!(
             decode(b"\x01HTTP/1.1 200"),
             Err(WireError::NotTi82)

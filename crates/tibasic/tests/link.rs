@@ -33,12 +33,12 @@ fn text(calc: &Calc) -> Vec<String> {
 /// Runs two linked calculators on two threads, each following its own script of
 /// (emulated ms to run, key to tap afterwards).
 fn two_threads(
-    a: Calc,
-    b: Calc,
+    a: cable::Linked,
+    b: cable::Linked,
     script_a: Vec<(u64, Option<Key>)>,
     script_b: Vec<(u64, Option<Key>)>,
 ) -> (Calc, Calc) {
-    let run = |mut c: Calc, script: Vec<(u64, Option<Key>)>| {
+    let run = |mut c: cable::Linked, script: Vec<(u64, Option<Key>)>| {
         std::thread::spawn(move || {
             for (ms, key) in script {
                 c.run_for(ms * MS);
@@ -50,7 +50,7 @@ fn two_threads(
                 }
             }
             c.detach_link();
-            c
+            c.into_parts().0
         })
     };
     let ha = run(a, script_a);
@@ -70,9 +70,9 @@ fn start_keys(calc: &Calc, name: &str) -> Vec<(u64, Option<Key>)> {
 
 #[test]
 fn get_pulls_a_list_from_a_paused_calculator() {
-    let mut a = calc_with(&[("HOLD", "{1,2,3}->L1\nPause\nDisp 7")]);
-    let mut b = calc_with(&[("PULL", "Get(L1)\nDisp sum L1")]);
-    cable::connect(&mut a, &mut b, LATENCY);
+    let a = calc_with(&[("HOLD", "{1,2,3}->L1\nPause\nDisp 7")]);
+    let b = calc_with(&[("PULL", "Get(L1)\nDisp sum L1")]);
+    let (a, b) = cable::connect(a, b, LATENCY);
     let mut sa = start_keys(&a, "HOLD");
     sa.push((2_500, Some(Key::Enter)));
     sa.push((300, None));
@@ -107,9 +107,9 @@ fn get_pulls_a_list_from_a_paused_calculator() {
 
 #[test]
 fn get_with_nobody_answering_leaves_the_variable_unchanged() {
-    let mut a = calc_with(&[("BUSY", "Lbl A\nGoto A")]);
-    let mut b = calc_with(&[("PULL", "{9}->L1\nGet(L1)\nDisp L1(1)")]);
-    cable::connect(&mut a, &mut b, LATENCY);
+    let a = calc_with(&[("BUSY", "Lbl A\nGoto A")]);
+    let b = calc_with(&[("PULL", "{9}->L1\nGet(L1)\nDisp L1(1)")]);
+    let (a, b) = cable::connect(a, b, LATENCY);
     let mut sa = start_keys(&a, "BUSY");
     sa.push((4_000, None));
     let mut sb = start_keys(&b, "PULL");
@@ -249,9 +249,9 @@ fn send_succeeds_when_the_peer_does_not_answer_the_eot() {
 #[test]
 fn send_to_a_calculator_that_ignores_rts_is_a_transmission_error() {
     // The receiver is another TI-82 waiting at `Pause`: it answers REQ but ignores RTS.
-    let mut a = calc_with(&[("HOLD", "Pause")]);
-    let mut b = calc_with(&[("PUSH", "{4,5}->L1\nSend(L1)\nDisp 5")]);
-    cable::connect(&mut a, &mut b, LATENCY);
+    let a = calc_with(&[("HOLD", "Pause")]);
+    let b = calc_with(&[("PUSH", "{4,5}->L1\nSend(L1)\nDisp 5")]);
+    let (a, b) = cable::connect(a, b, LATENCY);
     let mut sa = start_keys(&a, "HOLD");
     sa.push((4_000, None));
     let mut sb = start_keys(&b, "PUSH");

@@ -12,7 +12,7 @@
 
 use std::collections::VecDeque;
 
-use machine::cable::{self, ChannelTransport, LinkMsg, LinkTransport, Recv};
+use machine::cable::{self, CableEnd, ChannelTransport, LinkMsg, LinkTransport, Recv};
 use machine::link::LinkPort;
 use machine::Calc;
 
@@ -116,10 +116,12 @@ impl DirectCable {
 /// past what it has heard from the calculator plus the wire delay, and tells the calculator
 /// how far it has got, so the calculator can run on.
 ///
-/// While attached, run the calculator only through [`VirtualCable::run`] (on this thread a
-/// bare `Calc::run_for` would wait for the device's time reports forever); call
-/// [`VirtualCable::detach`] to go back to running it alone.
+/// While attached, run the calculator through [`VirtualCable::run`] (a bare `Calc::run_for`
+/// runs it without the cable: the device neither sees nor answers anything meanwhile); call
+/// [`VirtualCable::detach`] to unplug.
 pub struct VirtualCable {
+    /// The calculator's end of the cable: the machine crate's one cable engine runs it.
+    calc_end: Option<CableEnd>,
     port: LinkPort,
     transport: ChannelTransport,
     latency: u64,
@@ -137,9 +139,10 @@ impl VirtualCable {
     pub fn attach(calc: &mut Calc, latency: u64) -> Self {
         let (ours, theirs) = cable::channel_pair();
         let latency = latency.max(MIN_CABLE_LATENCY);
-        calc.attach_link(Box::new(theirs), latency);
+        let calc_end = CableEnd::plug(calc, Box::new(theirs), latency);
         let now = calc.now();
         VirtualCable {
+            calc_end: Some(calc_end),
             port: LinkPort::new(),
             transport: ours,
             latency,
@@ -165,7 +168,17 @@ impl VirtualCable {
     /// Unplugs: the calculator sees the device's drive released.
     pub fn detach(mut self, calc: &mut Calc) {
         self.transport.send(LinkMsg::Bye);
-        calc.detach_link();
+        if let Some(e) = self.calc_end.take() {
+            e.unplug(calc);
+        }
+    }
+
+    /// Runs the calculator alone (through its end of the cable while there is one).
+    fn run_calc(&mut self, calc: &mut Calc, t: u64) {
+        match &mut self.calc_end {
+            Some(e) => e.run_for(calc, t),
+            None => calc.run_for(t),
+        }
     }
 
     fn pump(&mut self) {
@@ -233,14 +246,14 @@ impl VirtualCable {
                 return;
             }
             if self.closed {
-                calc.run_for(until - calc.now());
+                self.run_calc(calc, until - calc.now());
                 return;
             }
             // The calculator may run to what it has heard from us plus the delay, less the
             // cable's overshoot allowance.
             let target = (self.now + self.latency - 32).min(until);
             if target > calc.now() {
-                calc.run_for(target - calc.now());
+                self.run_calc(calc, target - calc.now());
             }
         }
     }

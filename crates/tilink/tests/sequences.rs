@@ -221,7 +221,7 @@ fn get_between_calcs(
             }
         }));
     }
-    cable::connect(&mut a, &mut b, DEFAULT_LATENCY);
+    let (mut a, mut b) = cable::connect(a, b, DEFAULT_LATENCY);
     for _ in 0..400 {
         if result.lock().unwrap().is_some() {
             break;
@@ -788,7 +788,7 @@ fn link_log_of_two_calcs() {
             }
         }));
     }
-    cable::connect(&mut a, &mut b, DEFAULT_LATENCY);
+    let (mut a, mut b) = cable::connect(a, b, DEFAULT_LATENCY);
     while !*done.lock().unwrap() {
         cable::run_pair(&mut a, &mut b, 50_000);
     }

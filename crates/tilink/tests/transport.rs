@@ -104,7 +104,7 @@ fn direct_cable_exact_bit_timing() {
 #[test]
 fn two_calcs_over_the_machine_cable() {
     let (mut a, side_a) = link_calc(24);
-    let (mut b, side_b) = link_calc(24);
+    let (b, side_b) = link_calc(24);
     a.hardware_mut().link.enable_log();
     let sent = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let got = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
@@ -128,7 +128,7 @@ fn two_calcs_over_the_machine_cable() {
             receiver(COUNT, &mut got.lock().unwrap(), &mut rx, ep)
         }));
     }
-    cable::connect(&mut a, &mut b, DEFAULT_LATENCY);
+    let (mut a, mut b) = cable::connect(a, b, DEFAULT_LATENCY);
     for _ in 0..100 {
         if got.lock().unwrap().len() == COUNT {
             break;
