@@ -1,16 +1,17 @@
 //! What a fresh calculator does by itself: the autostart rule (MANBOARD and MANCALA unless
 //! `--run` or `--keys` says otherwise, `--mancala` to ask), and the waits that end when the
-//! firmware says so (`app::Until`) instead of after a guessed emulated time.
+//! firmware says so (`script::Until`) instead of after a guessed emulated time.
 
 #[path = "frontend_rom.rs"]
 mod rom;
 
 use std::process::Command;
 
-use ti82::app::{autostarts, Machine, Setup, Until, START_LIMIT_MS};
+use ti82::app::{autostarts, Machine, Setup, START_LIMIT_MS};
 use ti82::cli::MachineArgs;
 use ti82::config::{ConfigFile, Paths};
 use ti82::script;
+use ti82::script::Until;
 use ti82::session::{make_calc, FirmwareChoice};
 use ti82_machine::{Calc, RomImage, CLOCK_HZ};
 use tibasic::firmware::BasicFirmware;
