@@ -193,3 +193,26 @@ fn a_rom_waits_for_a_key_when_halted_with_interrupts_on() {
     busy.run_for(CLOCK_HZ / 10);
     assert!(!Until::KeyWait.holds(&busy));
 }
+
+#[test]
+fn the_f1_help_states_the_rule_and_fits_the_window() {
+    use ti82::app::AUTOSTART_HELP;
+    let text = AUTOSTART_HELP.join(" ");
+    for word in ["MANBOARD", "MANCALA", "--run", "--keys", "--mancala"] {
+        assert!(text.contains(word), "{text}");
+    }
+    // The window's whole F1 help, the rule included, shows at the default scale and above.
+    let keymap = ti82::keymap::KeyMap::default();
+    let lines = ti82::gui::help_lines("TI-82 (A)", &keymap);
+    assert!(lines.iter().any(|l| l == AUTOSTART_HELP[0]));
+    for scale in ti82::WINDOW_SCALE..=8 {
+        let l = ti82::skin::Layout::new(scale as usize);
+        let rows = ti82::skin::help_rows(&l, &lines);
+        assert!(
+            rows.len() <= ti82::skin::help_capacity(&l),
+            "scale {scale}: {} rows, room for {}",
+            rows.len(),
+            ti82::skin::help_capacity(&l)
+        );
+    }
+}
