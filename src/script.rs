@@ -12,6 +12,8 @@
 //! | `WAIT n` | run `n` emulated milliseconds |
 //! | `HOLD NAME` | press the key and keep it down |
 //! | `RELEASE NAME` | release a held key |
+//! | `READY` | wait until the calculator waits for a key ([`Until::KeyWait`], at most a minute) |
+//! | `DONE` | wait until no program runs ([`Until::ProgramDone`], at most a minute) |
 //!
 //! Key names are the ones printed on the keys (`ti82_machine::Key::from_name`, with its ASCII
 //! aliases such as `-`, `*`, `/`, `STO>`, `X,T,THETA`, `2ND`) plus `ON`.
@@ -63,7 +65,12 @@ pub enum Step {
     Release(Button),
     /// Emulated milliseconds.
     Wait(u64),
+    /// Until the firmware says so (`READY`, `DONE`), at most [`SCRIPT_UNTIL_LIMIT_MS`].
+    Until(Until),
 }
+
+/// The longest a script's `READY` or `DONE` waits, in emulated ms.
+pub const SCRIPT_UNTIL_LIMIT_MS: u64 = 60_000;
 
 /// A script error: which word (1-based line and column) and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -130,6 +137,14 @@ pub fn parse(src: &str) -> Result<Vec<Step>, ScriptError> {
         let w = ws[i];
         let upper = w.2.to_ascii_uppercase();
         match upper.as_str() {
+            "READY" | "DONE" => {
+                steps.push(Step::Until(if upper == "READY" {
+                    Until::KeyWait
+                } else {
+                    Until::ProgramDone
+                }));
+                i += 1;
+            }
             "WAIT" | "HOLD" | "RELEASE" => {
                 let Some(arg) = ws.get(i + 1) else {
                     return Err(err(&w, format!("{upper} needs an argument")));
@@ -387,6 +402,11 @@ impl Player {
                 Item::Step(Step::Release(b)) => b.set(calc, false),
                 Item::Step(Step::Tap(b)) => self.push_front(&[Step::Tap(b)]),
                 Item::Step(Step::Wait(ms)) => self.busy_until = calc.now() + ms_to_t(ms),
+                Item::Step(Step::Until(until)) => self.queue.push_front(Item::Until {
+                    until,
+                    limit_ms: SCRIPT_UNTIL_LIMIT_MS,
+                    since: None,
+                }),
                 Item::Run(name) => self.push_front(&run_program_keys(calc, &name)?),
                 Item::Until {
                     until,

@@ -99,6 +99,10 @@ fn without_keys_mancala_starts_and_the_wait_ends_at_its_menu() {
     // menu plus the taps that started the programs.
     let t = m.calc.now();
     assert!(t < START_LIMIT_MS * (CLOCK_HZ / 1000), "{t}");
+    eprintln!(
+        "MANCALA's main menu waits for a key at {} emulated ms",
+        t / (CLOCK_HZ / 1000)
+    );
     // The same through the binary: the home screen's text shows MANCALA was started.
     let home = rom::temp_dir("start-mancala-bin");
     let out = ti82(&home, &["run", "--headless", "--print-text"]);
@@ -215,4 +219,34 @@ fn the_f1_help_states_the_rule_and_fits_the_window() {
             ti82::skin::help_capacity(&l)
         );
     }
+}
+
+#[test]
+fn script_words_ready_and_done_wait_on_the_firmware() {
+    use ti82::script::{parse, Step};
+    assert_eq!(
+        parse("ready DONE").unwrap(),
+        [Step::Until(Until::KeyWait), Step::Until(Until::ProgramDone)]
+    );
+    // PRGM ENTER ENTER starts MANBOARD (first in the EXEC list); DONE waits for its end,
+    // which a fixed WAIT could only guess.
+    let setup = builtin_setup("start-done");
+    let mut m = Machine::start_scripted(&setup, &MachineArgs::default(), false, true).unwrap();
+    m.player.push(&parse("PRGM ENTER ENTER").unwrap());
+    m.run_queue().unwrap();
+    assert!(firmware(&m.calc).program_active(), "MANBOARD runs");
+    let started = m.calc.now();
+    m.player.push(&parse("DONE").unwrap());
+    m.run_queue().unwrap();
+    assert!(!firmware(&m.calc).program_active(), "MANBOARD has ended");
+    eprintln!(
+        "MANBOARD ran {} emulated ms after the keys",
+        (m.calc.now() - started) / 6_000
+    );
+    assert!(m.messages.is_empty(), "{:?}", m.messages);
+    // READY after starting MANCALA: its main menu.
+    m.player
+        .push(&parse("CLEAR PRGM DOWN ENTER ENTER READY").unwrap());
+    m.run_queue().unwrap();
+    assert_eq!(menu_items(&m.calc), Some(4));
 }
