@@ -274,10 +274,10 @@ pub enum Until {
 impl Until {
     /// Whether the condition holds now. The built-in runtime answers from its own state
     /// (`BasicFirmware::program_active` and `status`). A ROM is asked nothing: the Z80 is
-    /// taken to wait for a key when it sits in HALT with interrupts enabled, as the TI-OS
-    /// does between two keypad scans ([U]: the OS's key loop halts, `ti82-software.md` on
-    /// GetKey; a program busy in a `getKey` loop never halts, so there both conditions wait
-    /// for their time limit).
+    /// taken to wait for a key when it sits in HALT with interrupts enabled and is not powered
+    /// down (ti82-hardware.md 2.5), as a TI-OS idles between the timer interrupts that scan
+    /// the keypad ([U]: our decision, not checked on a real ROM; a program busy in a `getKey`
+    /// loop never halts, so there both conditions wait for their time limit).
     pub fn holds(self, calc: &Calc) -> bool {
         if let Some(fw) = builtin_firmware(calc) {
             use tibasic::interp::{Status, Wait};
@@ -290,8 +290,10 @@ impl Until {
                 Until::KeyWait => !fw.program_active() || waiting,
             };
         }
+        // Powered down (2nd ON, or a cold boot before ON: the same HALT with the power bit of
+        // port 03h clear, ti82-hardware.md 2.5/2.6) is not waiting for a key.
         match calc.cpu() {
-            Some(cpu) => cpu.halted && cpu.iff1,
+            Some(cpu) => cpu.halted && cpu.iff1 && !calc.hardware().powered_down(),
             None => true,
         }
     }

@@ -218,6 +218,9 @@ fn a_fresh_rom_calculator_is_turned_on_even_with_no_send() {
         !m.calc.hardware().lcd.display_on(),
         "ON pressed and released: the program powered off"
     );
+    // Powered down (HALT, interrupts on, power bit clear) is not waiting for a key.
+    assert!(m.calc.hardware().powered_down());
+    assert!(!ti82::script::Until::KeyWait.holds(&m.calc));
     assert!(m.messages.is_empty(), "{:?}", m.messages);
     // A restored calculator is not turned on again.
     let persist = Machine::start(&setup, &quiet, true).unwrap();
