@@ -2,7 +2,6 @@
 //! cable, recorders), running it in chunks while playing queued keys, the status line, and
 //! shutting down (recordings closed, state saved).
 
-use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -16,7 +15,7 @@ use crate::keymap::KeyMap;
 use crate::pacing::Pacer;
 use crate::pacing::Speed;
 use crate::render::{lcd_image, write_png};
-use crate::script::{self, ms_to_t, KeyHolds, Step, Timing};
+use crate::script::{KeyHolds, Player, Until};
 use crate::session::{self, FirmwareChoice};
 use netlink::NetCable;
 
@@ -114,180 +113,6 @@ impl Setup {
     }
 }
 
-/// What the calculator is doing, as its firmware tells it: the conditions the key player
-/// waits for instead of guessing how long something takes in emulated time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Until {
-    /// No program runs: the one started has ended (`Done`, `Stop`, an error screen) and the
-    /// calculator is back at a screen of the OS.
-    ProgramDone,
-    /// The calculator waits for a key: at the home screen, or in a program's `Menu(`,
-    /// `Pause` or `Input`/`Prompt`.
-    KeyWait,
-}
-
-impl Until {
-    /// Whether the condition holds now. The built-in runtime answers from its own state
-    /// (`BasicFirmware::program_active` and `status`). A ROM is asked nothing: the Z80 is
-    /// taken to wait for a key when it sits in HALT with interrupts enabled, as the TI-OS
-    /// does between two keypad scans ([U]: the OS's key loop halts, `ti82-software.md` on
-    /// GetKey; a program busy in a `getKey` loop never halts, so there both conditions wait
-    /// for their time limit).
-    pub fn holds(self, calc: &Calc) -> bool {
-        if let Some(fw) = builtin_firmware(calc) {
-            use tibasic::interp::{Status, Wait};
-            let waiting = matches!(
-                fw.status(),
-                Status::Waiting(Wait::Menu { .. } | Wait::Pause | Wait::Input(_))
-            );
-            return match self {
-                Until::ProgramDone => !fw.program_active(),
-                Until::KeyWait => !fw.program_active() || waiting,
-            };
-        }
-        match calc.cpu() {
-            Some(cpu) => cpu.halted && cpu.iff1,
-            None => true,
-        }
-    }
-}
-
-/// The built-in runtime of `calc`, if it runs that rather than a ROM.
-fn builtin_firmware(calc: &Calc) -> Option<&tibasic::firmware::BasicFirmware> {
-    calc.firmware()
-        .as_any()
-        .downcast_ref::<tibasic::firmware::BasicFirmware>()
-}
-
-/// How often a waiting [`Until`] looks again, in emulated ms.
-const UNTIL_POLL_MS: u64 = 10;
-
-/// One queued thing to do.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Item {
-    Step(Step),
-    /// Start a program (resolved when reached, once the calculator is up).
-    Run(String),
-    /// Wait until a condition holds, at most `limit_ms` emulated ms from when it is reached
-    /// (`since`: the T-state it was reached at).
-    Until {
-        until: Until,
-        limit_ms: u64,
-        since: Option<u64>,
-    },
-}
-
-/// Plays key steps against emulated time.
-#[derive(Default, Debug)]
-pub struct Player {
-    queue: VecDeque<Item>,
-    busy_until: u64,
-    timing: Timing,
-    notes: Vec<String>,
-}
-
-impl Player {
-    /// Queues a parsed script (taps expanded).
-    pub fn push(&mut self, steps: &[Step]) {
-        for s in script::expand(steps, self.timing) {
-            self.queue.push_back(Item::Step(s));
-        }
-    }
-
-    pub fn push_run(&mut self, name: &str) {
-        self.queue.push_back(Item::Run(name.to_string()));
-    }
-
-    /// Queues a wait for `until`, giving up after `limit_ms` emulated ms (with a message in
-    /// [`Self::take_notes`]).
-    pub fn push_until(&mut self, until: Until, limit_ms: u64) {
-        self.queue.push_back(Item::Until {
-            until,
-            limit_ms,
-            since: None,
-        });
-    }
-
-    /// Things to tell the user (a wait that ran out of time).
-    pub fn take_notes(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.notes)
-    }
-
-    /// Items queued.
-    pub fn len(&self) -> usize {
-        self.queue.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.queue.is_empty()
-    }
-
-    pub fn is_idle(&self, now: u64) -> bool {
-        self.queue.is_empty() && now >= self.busy_until
-    }
-
-    /// Plays every queued step on `calc` alone (no recorders, no cable), running it as long
-    /// as the steps take.
-    pub fn run(&mut self, calc: &mut Calc) -> Result<()> {
-        loop {
-            self.apply(calc)?;
-            let now = calc.now();
-            if self.is_idle(now) {
-                return Ok(());
-            }
-            calc.run_for(self.busy_until.saturating_sub(now).clamp(1, FRAME_T));
-        }
-    }
-
-    /// Puts `steps` (taps expanded) at the front of the queue.
-    fn push_front(&mut self, steps: &[Step]) {
-        for s in script::expand(steps, self.timing).into_iter().rev() {
-            self.queue.push_front(Item::Step(s));
-        }
-    }
-
-    /// Applies every step due at `calc.now()`; returns when the next one lies in the future.
-    pub(crate) fn apply(&mut self, calc: &mut Calc) -> Result<()> {
-        while calc.now() >= self.busy_until {
-            let Some(item) = self.queue.pop_front() else {
-                break;
-            };
-            match item {
-                Item::Step(Step::Hold(b)) => b.set(calc, true),
-                Item::Step(Step::Release(b)) => b.set(calc, false),
-                Item::Step(Step::Tap(b)) => self.push_front(&[Step::Tap(b)]),
-                Item::Step(Step::Wait(ms)) => self.busy_until = calc.now() + ms_to_t(ms),
-                Item::Run(name) => self.push_front(&session::run_program_keys(calc, &name)?),
-                Item::Until {
-                    until,
-                    limit_ms,
-                    since,
-                } => {
-                    let now = calc.now();
-                    let since = since.unwrap_or(now);
-                    if until.holds(calc) {
-                        continue;
-                    }
-                    if now.saturating_sub(since) >= ms_to_t(limit_ms) {
-                        self.notes.push(format!(
-                            "gave up waiting for the calculator ({until:?}) after {} emulated s",
-                            limit_ms / 1000
-                        ));
-                        continue;
-                    }
-                    self.queue.push_front(Item::Until {
-                        until,
-                        limit_ms,
-                        since: Some(since),
-                    });
-                    self.busy_until = now + ms_to_t(UNTIL_POLL_MS);
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
 /// The commentary under the screen: the Mancala commentator, fed after every emulated chunk.
 pub type Commentary = ti82_harness::commentary::MancalaCommentator;
 
@@ -319,8 +144,8 @@ pub struct Machine {
 }
 
 /// The longest MANBOARD may take to draw the board, and MANCALA to reach its main menu, in
-/// emulated ms (MANBOARD takes about 5 s on the built-in runtime; the waits end as soon as
-/// the firmware says so, this only bounds a program that never finishes).
+/// emulated ms (the waits end as soon as the firmware says so: MANBOARD ends about 50 ms
+/// after its ENTER on the built-in runtime; this only bounds a program that never ends).
 pub const START_LIMIT_MS: u64 = 60_000;
 
 /// The longest a ROM may take to boot to the home screen before `--run`, in emulated ms.
@@ -653,7 +478,7 @@ pub fn prepare(
     // A ROM calculator gets MANBOARD and MANCALA over the link, as from a computer
     // (before the TCP cable, if any, is plugged in).
     if let Some(msg) =
-        session::send_programs(&mut calc, made.os.as_deref(), &setup.choice, m.no_send)?
+        crate::romload::send_programs(&mut calc, made.os.as_deref(), &setup.choice, m.no_send)?
     {
         messages.push(msg);
     }

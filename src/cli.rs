@@ -201,22 +201,22 @@ pub struct RunArgs {
     #[arg(long)]
     pub headless: bool,
     /// Key script (see docs/frontend.md), e.g. "PRGM 1 ENTER WAIT 500 RIGHT*3".
-    #[arg(long, value_name = "SCRIPT")]
+    #[arg(long, value_name = "SCRIPT", requires = "headless")]
     pub keys: Option<String>,
     /// Emulated milliseconds to run after the key script.
     #[arg(long, value_name = "N", default_value_t = 500)]
     pub wait_ms: u64,
     /// Save the LCD as a PNG at the end.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", requires = "headless")]
     pub screenshot: Option<PathBuf>,
     /// Record the LCD as an animated GIF while running.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", requires = "headless")]
     pub gif: Option<PathBuf>,
     /// Print the 96×64 LCD as text art (`#` dark, `.` light).
-    #[arg(long)]
+    #[arg(long, requires = "headless")]
     pub print_lcd: bool,
     /// Print the home screen's 8 lines of 16 characters (from the text shadow in RAM).
-    #[arg(long)]
+    #[arg(long, requires = "headless")]
     pub print_text: bool,
     /// Print the glass read back as text: 8 lines of 16 large-font cells, whatever drew them,
     /// on either firmware (cells that are not a glyph of the built-in font print as `?`).
@@ -224,7 +224,8 @@ pub struct RunArgs {
     pub print_screen: bool,
     /// Play one side of a MANCALA CALC VS CALC game over `--link` (WHO'S FIRST? ME or
     /// OPPONENT), every move verified; prints `moves verified: N, divergences: D, result: R`.
-    #[arg(long, value_name = "first|second", value_parser = ["first", "second"], requires = "link")]
+    #[arg(long, value_name = "first|second", value_parser = ["first", "second"],
+          requires = "link", requires = "headless")]
     pub play_cvc: Option<String>,
     /// With --play-cvc: seed of this side's moves.
     #[arg(long, value_name = "S", default_value_t = 1, requires = "play_cvc")]

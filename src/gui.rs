@@ -270,13 +270,7 @@ impl View {
         if !self.help {
             status.push_str(" | F1 help");
         }
-        let help = self.help.then(|| {
-            let mut lines = vec![format!("{} keys (F1 to close)", self.title)];
-            lines.extend(keymap.help_lines());
-            lines.push("Click keys with the mouse.".into());
-            lines.extend(crate::app::AUTOSTART_HELP.map(String::from));
-            lines
-        });
+        let help = self.help.then(|| help_lines(&self.title, keymap));
         let down: Vec<Button> = self.machine.holds.down();
         skin::draw(
             &mut self.buf,
@@ -292,6 +286,16 @@ impl View {
             .update_with_buffer(&self.buf, self.layout.width, self.layout.height)
             .context("window update")
     }
+}
+
+/// The window's F1 help: the title, what a fresh calculator does (`app::AUTOSTART_HELP`),
+/// the key map, the mouse.
+pub fn help_lines(title: &str, keymap: &KeyMap) -> Vec<String> {
+    let mut lines = vec![format!("{title} keys (F1 to close)")];
+    lines.extend(crate::app::AUTOSTART_HELP.map(String::from));
+    lines.extend(keymap.help_lines());
+    lines.push("Click keys with the mouse.".into());
+    lines
 }
 
 const FRAME: Duration = Duration::from_micros(16_667);

@@ -13,8 +13,8 @@ use tifiles::Variable;
 use tilink::transport::T_PER_SECOND;
 use tilink::{Progress, SendReport, SendVars, Timing, VirtualCable, Wake, MID_COMPUTER};
 
-use crate::app::Player;
-use crate::script;
+use crate::script::{self, Player};
+use crate::session::FirmwareChoice;
 
 /// The key scripts of the loader.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,11 +142,39 @@ pub fn load_programs(calc: &mut Calc, vars: &[Variable], keys: &LoaderKeys) -> R
     Ok(Loaded::Sent(HINT.to_string()))
 }
 
+/// With a TI-OS ROM (`made.os` known) and unless `--no-send`: sends MANBOARD and MANCALA over
+/// the link when they are not in the calculator yet. Returns a message
+/// for the user, if any.
+pub fn send_programs(
+    calc: &mut Calc,
+    os: Option<&str>,
+    choice: &FirmwareChoice,
+    no_send: bool,
+) -> Result<Option<String>> {
+    if no_send || !matches!(choice, FirmwareChoice::Rom(_)) {
+        return Ok(None);
+    }
+    let Some(_) = os else {
+        return Ok(Some(
+            "the ROM image has no TI-OS version text: MANBOARD and MANCALA were not sent \
+             (--no-send silences this)"
+                .into(),
+        ));
+    };
+    let vars = programs()?;
+    match load_programs(calc, &vars, &TI82_KEYS)
+        .context("sending MANBOARD and MANCALA to the ROM calculator (--no-send skips it)")?
+    {
+        Loaded::AlreadyThere => Ok(None),
+        Loaded::Sent(hint) => Ok(Some(hint)),
+    }
+}
+
 /// A calculator booted from the ROM image at `path` with `vars` sent to it over the link (for
 /// `ti82 conformance --rom`). An image without the TI-OS version text is refused: the loader's
 /// key presses are for the TI-82's own menus.
 pub fn rom_calc_with(path: &std::path::Path, vars: &[Variable]) -> Result<Calc> {
-    let made = crate::session::make_calc(&crate::session::FirmwareChoice::Rom(path.to_path_buf()))?;
+    let made = crate::session::make_calc(&FirmwareChoice::Rom(path.to_path_buf()))?;
     if made.os.is_none() {
         bail!(
             "{}: no TI-OS version text found in the image, so it cannot be driven through \

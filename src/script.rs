@@ -1,4 +1,6 @@
-//! Key scripts: what `--keys` (and the terminal's typed characters) press.
+//! Key scripts: what `--keys` (and the terminal's typed characters) press, and the players
+//! that press them in emulated time: [`Player`] (scripts, `--run`, waits on the firmware's
+//! state, [`Until`]) and [`KeyHolds`] (the window's held keys).
 //!
 //! A script is a list of words separated by white space; `#` starts a comment to the end of
 //! the line. Words (case-insensitive):
@@ -10,13 +12,17 @@
 //! | `WAIT n` | run `n` emulated milliseconds |
 //! | `HOLD NAME` | press the key and keep it down |
 //! | `RELEASE NAME` | release a held key |
+//! | `READY` | wait until the calculator waits for a key ([`Until::KeyWait`], at most a minute) |
+//! | `DONE` | wait until no program runs ([`Until::ProgramDone`], at most a minute) |
 //!
 //! Key names are the ones printed on the keys (`ti82_machine::Key::from_name`, with its ASCII
 //! aliases such as `-`, `*`, `/`, `STO>`, `X,T,THETA`, `2ND`) plus `ON`.
 
+use std::collections::VecDeque;
 use std::fmt;
 
-use ti82_machine::{Calc, Key, CLOCK_HZ};
+use anyhow::{bail, Context, Result};
+use ti82_machine::{Calc, Key, CLOCK_HZ, FRAME_T};
 
 /// A button: a key of the matrix, or ON (which is not in the matrix).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -59,7 +65,12 @@ pub enum Step {
     Release(Button),
     /// Emulated milliseconds.
     Wait(u64),
+    /// Until the firmware says so (`READY`, `DONE`), at most [`SCRIPT_UNTIL_LIMIT_MS`].
+    Until(Until),
 }
+
+/// The longest a script's `READY` or `DONE` waits, in emulated ms.
+pub const SCRIPT_UNTIL_LIMIT_MS: u64 = 60_000;
 
 /// A script error: which word (1-based line and column) and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -129,6 +140,14 @@ pub fn parse(src: &str) -> Result<Vec<Step>, ScriptError> {
         let w = ws[i];
         let upper = w.2.to_ascii_uppercase();
         match upper.as_str() {
+            "READY" | "DONE" => {
+                steps.push(Step::Until(if upper == "READY" {
+                    Until::KeyWait
+                } else {
+                    Until::ProgramDone
+                }));
+                i += 1;
+            }
             "WAIT" | "HOLD" | "RELEASE" => {
                 let Some(arg) = ws.get(i + 1) else {
                     return Err(err(&w, format!("{upper} needs an argument")));
@@ -255,6 +274,216 @@ mod tests {
         let w = words("A  B\n  # x\nC #c");
         assert_eq!(w, vec![(1, 1, "A"), (1, 4, "B"), (3, 1, "C")]);
     }
+}
+
+/// What the calculator is doing, as its firmware tells it: the conditions the key player
+/// waits for instead of guessing how long something takes in emulated time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Until {
+    /// No program runs: the one started has ended (`Done`, `Stop`, an error screen) and the
+    /// calculator is back at a screen of the OS.
+    ProgramDone,
+    /// The calculator waits for a key: at the home screen, or in a program's `Menu(`,
+    /// `Pause` or `Input`/`Prompt`.
+    KeyWait,
+}
+
+impl Until {
+    /// Whether the condition holds now. The built-in runtime answers from its own state
+    /// (`BasicFirmware::program_active` and `status`). A ROM is asked nothing: the Z80 is
+    /// taken to wait for a key when it sits in HALT with interrupts enabled and is not powered
+    /// down (ti82-hardware.md 2.5), as a TI-OS idles between the timer interrupts that scan
+    /// the keypad ([U]: our decision, not checked on a real ROM; a program busy in a `getKey`
+    /// loop never halts, so there both conditions wait for their time limit).
+    pub fn holds(self, calc: &Calc) -> bool {
+        if let Some(fw) = builtin_firmware(calc) {
+            use tibasic::interp::{Status, Wait};
+            let waiting = matches!(
+                fw.status(),
+                Status::Waiting(Wait::Menu { .. } | Wait::Pause | Wait::Input(_))
+            );
+            return match self {
+                Until::ProgramDone => !fw.program_active(),
+                Until::KeyWait => !fw.program_active() || waiting,
+            };
+        }
+        // Powered down (2nd ON, or a cold boot before ON: the same HALT with the power bit of
+        // port 03h clear, ti82-hardware.md 2.5/2.6) is not waiting for a key.
+        match calc.cpu() {
+            Some(cpu) => cpu.halted && cpu.iff1 && !calc.hardware().powered_down(),
+            None => true,
+        }
+    }
+}
+
+/// The built-in runtime of `calc`, if it runs that rather than a ROM.
+fn builtin_firmware(calc: &Calc) -> Option<&tibasic::firmware::BasicFirmware> {
+    calc.firmware()
+        .as_any()
+        .downcast_ref::<tibasic::firmware::BasicFirmware>()
+}
+
+/// How often a waiting [`Until`] looks again, in emulated ms.
+const UNTIL_POLL_MS: u64 = 10;
+
+/// One queued thing to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Item {
+    Step(Step),
+    /// Start a program (resolved when reached, once the calculator is up).
+    Run(String),
+    /// Wait until a condition holds, at most `limit_ms` emulated ms from when it is reached
+    /// (`since`: the T-state it was reached at).
+    Until {
+        until: Until,
+        limit_ms: u64,
+        since: Option<u64>,
+    },
+}
+
+/// Plays key steps against emulated time.
+#[derive(Default, Debug)]
+pub struct Player {
+    queue: VecDeque<Item>,
+    pub(crate) busy_until: u64,
+    timing: Timing,
+    notes: Vec<String>,
+}
+
+impl Player {
+    /// Queues a parsed script (taps expanded).
+    pub fn push(&mut self, steps: &[Step]) {
+        for s in expand(steps, self.timing) {
+            self.queue.push_back(Item::Step(s));
+        }
+    }
+
+    pub fn push_run(&mut self, name: &str) {
+        self.queue.push_back(Item::Run(name.to_string()));
+    }
+
+    /// Queues a wait for `until`, giving up after `limit_ms` emulated ms (with a message in
+    /// [`Self::take_notes`]).
+    pub fn push_until(&mut self, until: Until, limit_ms: u64) {
+        self.queue.push_back(Item::Until {
+            until,
+            limit_ms,
+            since: None,
+        });
+    }
+
+    /// Things to tell the user (a wait that ran out of time).
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
+    }
+
+    /// Items queued.
+    pub fn len(&self) -> usize {
+        self.queue.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+
+    pub fn is_idle(&self, now: u64) -> bool {
+        self.queue.is_empty() && now >= self.busy_until
+    }
+
+    /// Plays every queued step on `calc` alone (no recorders, no cable), running it as long
+    /// as the steps take.
+    pub fn run(&mut self, calc: &mut Calc) -> Result<()> {
+        loop {
+            self.apply(calc)?;
+            let now = calc.now();
+            if self.is_idle(now) {
+                return Ok(());
+            }
+            calc.run_for(self.busy_until.saturating_sub(now).clamp(1, FRAME_T));
+        }
+    }
+
+    /// Puts `steps` (taps expanded) at the front of the queue.
+    fn push_front(&mut self, steps: &[Step]) {
+        for s in expand(steps, self.timing).into_iter().rev() {
+            self.queue.push_front(Item::Step(s));
+        }
+    }
+
+    /// Applies every step due at `calc.now()`; returns when the next one lies in the future.
+    pub(crate) fn apply(&mut self, calc: &mut Calc) -> Result<()> {
+        while calc.now() >= self.busy_until {
+            let Some(item) = self.queue.pop_front() else {
+                break;
+            };
+            match item {
+                Item::Step(Step::Hold(b)) => b.set(calc, true),
+                Item::Step(Step::Release(b)) => b.set(calc, false),
+                Item::Step(Step::Tap(b)) => self.push_front(&[Step::Tap(b)]),
+                Item::Step(Step::Wait(ms)) => self.busy_until = calc.now() + ms_to_t(ms),
+                Item::Step(Step::Until(until)) => self.queue.push_front(Item::Until {
+                    until,
+                    limit_ms: SCRIPT_UNTIL_LIMIT_MS,
+                    since: None,
+                }),
+                Item::Run(name) => self.push_front(&run_program_keys(calc, &name)?),
+                Item::Until {
+                    until,
+                    limit_ms,
+                    since,
+                } => {
+                    let now = calc.now();
+                    let since = since.unwrap_or(now);
+                    if until.holds(calc) {
+                        continue;
+                    }
+                    if now.saturating_sub(since) >= ms_to_t(limit_ms) {
+                        self.notes.push(format!(
+                            "gave up waiting for the calculator ({until:?}) after {} emulated s",
+                            limit_ms / 1000
+                        ));
+                        continue;
+                    }
+                    self.queue.push_front(Item::Until {
+                        until,
+                        limit_ms,
+                        since: Some(since),
+                    });
+                    self.busy_until = now + ms_to_t(UNTIL_POLL_MS);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Keys that start program `name` from the home screen on a ROM calculator: CLEAR, PRGM,
+/// down to the program in the alphabetical EXEC list, ENTER pastes `prgmNAME`, ENTER runs
+/// it. Fails if there is no such program in RAM.
+pub fn run_program_keys(calc: &Calc, name: &str) -> Result<Vec<Step>> {
+    // Program names are upper case on the calculator; accept any case here.
+    let want = tifiles::VarName::program(&name.to_ascii_uppercase())
+        .with_context(|| format!("--run {name}"))?;
+    let names = tibasic::firmware::program_names(calc.ram());
+    let Some(i) = names.iter().position(|n| n.as_slice() == want.bytes()) else {
+        let list: Vec<String> = names.iter().map(|n| tibasic::font::decode(n)).collect();
+        bail!(
+            "--run {name}: no such program in the calculator (programs: {})",
+            if list.is_empty() {
+                "none".to_string()
+            } else {
+                list.join(", ")
+            }
+        );
+    };
+    let mut steps = vec![
+        Step::Tap(Button::Key(Key::Clear)),
+        Step::Tap(Button::Key(Key::Prgm)),
+    ];
+    steps.extend(std::iter::repeat_n(Step::Tap(Button::Key(Key::Down)), i));
+    steps.push(Step::Tap(Button::Key(Key::Enter)));
+    steps.push(Step::Tap(Button::Key(Key::Enter)));
+    Ok(steps)
 }
 
 /// How long a press lasts on the calculator at least, in emulated ms: a quick human tap.

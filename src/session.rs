@@ -1,14 +1,12 @@
-//! Making a calculator: which firmware, loading files, starting a program, and the saved state
-//! (restored at start, saved at exit, set aside when corrupt).
+//! Making a calculator: which firmware, loading files, and the saved state (restored at
+//! start, saved at exit, set aside when corrupt). A pure builder: it imports nothing else of
+//! the front end.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use ti82_machine::{Calc, RomImage, StateError};
 use tifiles::{Content, ReadOptions, TiFile, Variable};
-
-use crate::script::{Button, Step};
-use ti82_machine::Key;
 
 /// Which firmware runs the calculator.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,34 +87,6 @@ fn install_vars(calc: &mut Calc, vars: &[Variable], file: &Path) -> Result<()> {
     )
 }
 
-/// With a TI-OS ROM (`made.os` known) and unless `--no-send`: sends MANBOARD and MANCALA over
-/// the link when they are not in the calculator yet (`crate::romload`). Returns a message
-/// for the user, if any.
-pub fn send_programs(
-    calc: &mut Calc,
-    os: Option<&str>,
-    choice: &FirmwareChoice,
-    no_send: bool,
-) -> Result<Option<String>> {
-    if no_send || !matches!(choice, FirmwareChoice::Rom(_)) {
-        return Ok(None);
-    }
-    let Some(_) = os else {
-        return Ok(Some(
-            "the ROM image has no TI-OS version text: MANBOARD and MANCALA were not sent \
-             (--no-send silences this)"
-                .into(),
-        ));
-    };
-    let vars = crate::romload::programs()?;
-    match crate::romload::load_programs(calc, &vars, &crate::romload::TI82_KEYS)
-        .context("sending MANBOARD and MANCALA to the ROM calculator (--no-send skips it)")?
-    {
-        crate::romload::Loaded::AlreadyThere => Ok(None),
-        crate::romload::Loaded::Sent(hint) => Ok(Some(hint)),
-    }
-}
-
 /// Reads `.82p .82g .82l ...` files (plain or UUE) and loads their variables.
 pub fn load_files(calc: &mut Calc, files: &[PathBuf]) -> Result<()> {
     for f in files {
@@ -130,35 +100,6 @@ pub fn load_files(calc: &mut Calc, files: &[PathBuf]) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// Keys that start program `name` from the home screen on a ROM calculator: CLEAR, PRGM,
-/// down to the program in the alphabetical EXEC list, ENTER pastes `prgmNAME`, ENTER runs
-/// it. Fails if there is no such program in RAM.
-pub fn run_program_keys(calc: &Calc, name: &str) -> Result<Vec<Step>> {
-    // Program names are upper case on the calculator; accept any case here.
-    let want = tifiles::VarName::program(&name.to_ascii_uppercase())
-        .with_context(|| format!("--run {name}"))?;
-    let names = tibasic::firmware::program_names(calc.ram());
-    let Some(i) = names.iter().position(|n| n.as_slice() == want.bytes()) else {
-        let list: Vec<String> = names.iter().map(|n| tibasic::font::decode(n)).collect();
-        bail!(
-            "--run {name}: no such program in the calculator (programs: {})",
-            if list.is_empty() {
-                "none".to_string()
-            } else {
-                list.join(", ")
-            }
-        );
-    };
-    let mut steps = vec![
-        Step::Tap(Button::Key(Key::Clear)),
-        Step::Tap(Button::Key(Key::Prgm)),
-    ];
-    steps.extend(std::iter::repeat_n(Step::Tap(Button::Key(Key::Down)), i));
-    steps.push(Step::Tap(Button::Key(Key::Enter)));
-    steps.push(Step::Tap(Button::Key(Key::Enter)));
-    Ok(steps)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -392,7 +392,7 @@ pub fn draw(buf: &mut [u32], layout: &Layout, screen: &Screen, ov: &Overlay) {
         let y0 = layout.keypad_y;
         fill(buf, bw, 0, y0, bw, layout.height - y0, 0x0010_1216);
         let mut y = y0 + 4 * fs;
-        for line in lines.iter().flat_map(|l| wrap(l, bw - 8 * fs, fs)) {
+        for line in help_rows(layout, lines) {
             if y + 7 * fs > layout.height {
                 break;
             }
@@ -400,6 +400,21 @@ pub fn draw(buf: &mut [u32], layout: &Layout, screen: &Screen, ov: &Overlay) {
             y += 8 * fs;
         }
     }
+}
+
+/// The help overlay's rows: `lines` wrapped to the window's width.
+pub fn help_rows(layout: &Layout, lines: &[String]) -> Vec<String> {
+    let fs = layout.fs;
+    lines
+        .iter()
+        .flat_map(|l| wrap(l, layout.width - 8 * fs, fs))
+        .collect()
+}
+
+/// How many help rows the keypad area shows (the rest is cut).
+pub fn help_capacity(layout: &Layout) -> usize {
+    let fs = layout.fs;
+    (layout.height - layout.keypad_y - 4 * fs + fs) / (8 * fs)
 }
 
 #[cfg(test)]

@@ -19,15 +19,16 @@
 //! 4. Other cargo commands (`cargo test`, `cargo bench`, `cargo build`, `cargo run -p ...` or
 //!    `--example`): CI runs them; skipped.
 //! 5. `ti82 ...` or `cargo run --release -- ...`: the `ti82` binary of this build.
-//!    - Network: `--link listen|connect`, `--code`, `ti82 relay`: they need a peer over TCP
-//!      (and fixed ports); skipped here, covered by `frontend_tcp`, `frontend_cvc_tcp` and
-//!      `frontend_link`.
+//!    - Network: `--link` with anything but `bot[:LEVEL]` (`listen`, `connect`, ...),
+//!      `--code`, `--relay`, `ti82 relay`: they need a peer over TCP (and fixed ports);
+//!      skipped here, covered by `frontend_tcp`, `frontend_cvc_tcp` and `frontend_link`.
 //!    - Interactive (no subcommand, or `run` without `--headless`): they open a window; the
 //!      options are checked to parse (`--help` appended), not run.
 //!    - Anything else runs, in a scratch folder holding a copy of `programs/` (files a
 //!      command writes are there for the next one of the same doc), with `TI82_HOME` in that
 //!      folder, and must exit 0 within 10 minutes. `[...]` (optional parts) are dropped.
-//! 6. Anything else fails: teach this file a rule.
+//! 6. System set-up (`apt-get`, `sudo`, `brew`, `git`, `cd`, `export`, `rustup`): not run.
+//! 7. Anything else fails: teach this file a rule.
 //!
 //! Environment assignments in front of a command (`BLESS=1 cargo test ...`) are ignored for
 //! the classification.
@@ -223,6 +224,9 @@ fn classify(cmd: &str) -> Kind {
             }
             _ => return Kind::Unknown,
         },
+        Some("apt-get" | "apt" | "sudo" | "brew" | "git" | "cd" | "export" | "rustup") => {
+            return Kind::Skip("system set-up: not run, it changes the machine")
+        }
         _ => return Kind::Unknown,
     };
     let args = drop_optional(args);
@@ -230,7 +234,7 @@ fn classify(cmd: &str) -> Kind {
         || args.iter().any(|a| a == "--code" || a == "--relay")
         || args
             .windows(2)
-            .any(|p| p[0] == "--link" && matches!(p[1].as_str(), "listen" | "connect"));
+            .any(|p| p[0] == "--link" && !p[1].starts_with("bot"));
     if network {
         return Kind::Skip("network: needs a TCP peer; covered by frontend_tcp, frontend_cvc_tcp and frontend_link");
     }
@@ -425,7 +429,10 @@ fn the_rules_classify_as_documented() {
     assert!(skip(
         "ti82 run --headless --no-rom --link connect 5000 --play-cvc first"
     ));
-    assert_eq!(classify("git clone x"), Kind::Unknown);
+    assert!(skip("ti82 --link relay example.org:7000"));
+    assert!(skip("apt-get install -y xvfb"));
+    assert!(!skip("ti82 run --headless --link bot:easy --keys ENTER"));
+    assert_eq!(classify("make all"), Kind::Unknown);
     assert_eq!(
         classify("cargo run --release -- detokenize A.82p [--unicode]"),
         Kind::Ti82 {

@@ -78,6 +78,10 @@ fn usage_errors() {
     assert!(parse(&["--link", "listen", "5000", "extra"]).is_err());
     assert!(parse(&["run", "--wait-ms", "x"]).is_err());
     assert!(parse(&["frobnicate"]).is_err());
+    // The key script and the outputs are for headless runs: said at once, not ignored.
+    assert!(parse(&["run", "--keys", "2 + 2 ENTER", "--print-text"]).is_err());
+    assert!(parse(&["run", "--print-lcd"]).is_err());
+    assert!(parse(&["run", "--headless", "--keys", "2", "--print-lcd"]).is_ok());
     // --mancala asks for the game, --run for another program: not both.
     assert!(parse(&["--mancala", "--run", "X"]).is_err());
     assert!(parse(&["--mancala"]).unwrap().machine.mancala);

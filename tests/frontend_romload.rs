@@ -133,7 +133,7 @@ fn machine_start_sends_only_to_a_ti_os_image() {
     assert!(m.messages.is_empty(), "{:?}", m.messages);
     // The built-in runtime has the programs in its VAT already: nothing to send, no note.
     let mut calc = Calc::from_rom(RomImage::from_program(PROTO));
-    let msg = session::send_programs(&mut calc, None, &FirmwareChoice::Builtin, false).unwrap();
+    let msg = romload::send_programs(&mut calc, None, &FirmwareChoice::Builtin, false).unwrap();
     assert_eq!(msg, None);
 }
 
@@ -218,6 +218,9 @@ fn a_fresh_rom_calculator_is_turned_on_even_with_no_send() {
         !m.calc.hardware().lcd.display_on(),
         "ON pressed and released: the program powered off"
     );
+    // Powered down (HALT, interrupts on, power bit clear) is not waiting for a key.
+    assert!(m.calc.hardware().powered_down());
+    assert!(!ti82::script::Until::KeyWait.holds(&m.calc));
     assert!(m.messages.is_empty(), "{:?}", m.messages);
     // A restored calculator is not turned on again.
     let persist = Machine::start(&setup, &quiet, true).unwrap();
@@ -238,7 +241,7 @@ fn real_rom_receives_manboard_and_mancala() {
     let choice = FirmwareChoice::Rom(path.into());
     let made = session::make_calc(&choice).unwrap();
     let mut calc = made.calc;
-    let msg = session::send_programs(&mut calc, made.os.as_deref(), &choice, false)
+    let msg = romload::send_programs(&mut calc, made.os.as_deref(), &choice, false)
         .unwrap_or_else(|e| panic!("{e:#}"));
     assert_eq!(msg.as_deref(), Some(HINT));
     let vars = romload::programs().unwrap();

@@ -83,7 +83,7 @@ fn run_program_keys_follow_the_vat() {
         let v = tifiles::Variable::program(name, vec![0x2A]).unwrap();
         tifiles::vat::store(c.ram_mut(), &v).unwrap();
     }
-    let steps = ti82::session::run_program_keys(&c, "mancala").unwrap();
+    let steps = ti82::script::run_program_keys(&c, "mancala").unwrap();
     let tap = |k| Step::Tap(Button::Key(k));
     assert_eq!(
         steps,
@@ -95,6 +95,6 @@ fn run_program_keys_follow_the_vat() {
             tap(Key::Enter)
         ]
     );
-    let e = ti82::session::run_program_keys(&c, "NOPE").unwrap_err();
+    let e = ti82::script::run_program_keys(&c, "NOPE").unwrap_err();
     assert!(e.to_string().contains("ALPHA, MANCALA, ZETA"), "{e}");
 }

@@ -1,16 +1,17 @@
 //! What a fresh calculator does by itself: the autostart rule (MANBOARD and MANCALA unless
 //! `--run` or `--keys` says otherwise, `--mancala` to ask), and the waits that end when the
-//! firmware says so (`app::Until`) instead of after a guessed emulated time.
+//! firmware says so (`script::Until`) instead of after a guessed emulated time.
 
 #[path = "frontend_rom.rs"]
 mod rom;
 
 use std::process::Command;
 
-use ti82::app::{autostarts, Machine, Setup, Until, START_LIMIT_MS};
+use ti82::app::{autostarts, Machine, Setup, START_LIMIT_MS};
 use ti82::cli::MachineArgs;
 use ti82::config::{ConfigFile, Paths};
 use ti82::script;
+use ti82::script::Until;
 use ti82::session::{make_calc, FirmwareChoice};
 use ti82_machine::{Calc, RomImage, CLOCK_HZ};
 use tibasic::firmware::BasicFirmware;
@@ -98,6 +99,10 @@ fn without_keys_mancala_starts_and_the_wait_ends_at_its_menu() {
     // menu plus the taps that started the programs.
     let t = m.calc.now();
     assert!(t < START_LIMIT_MS * (CLOCK_HZ / 1000), "{t}");
+    eprintln!(
+        "MANCALA's main menu waits for a key at {} emulated ms",
+        t / (CLOCK_HZ / 1000)
+    );
     // The same through the binary: the home screen's text shows MANCALA was started.
     let home = rom::temp_dir("start-mancala-bin");
     let out = ti82(&home, &["run", "--headless", "--print-text"]);
@@ -191,4 +196,57 @@ fn a_rom_waits_for_a_key_when_halted_with_interrupts_on() {
     let mut busy = rom::calc();
     busy.run_for(CLOCK_HZ / 10);
     assert!(!Until::KeyWait.holds(&busy));
+}
+
+#[test]
+fn the_f1_help_states_the_rule_and_fits_the_window() {
+    use ti82::app::AUTOSTART_HELP;
+    let text = AUTOSTART_HELP.join(" ");
+    for word in ["MANBOARD", "MANCALA", "--run", "--keys", "--mancala"] {
+        assert!(text.contains(word), "{text}");
+    }
+    // The window's whole F1 help, the rule included, shows at the default scale and above.
+    let keymap = ti82::keymap::KeyMap::default();
+    let lines = ti82::gui::help_lines("TI-82 (A)", &keymap);
+    assert!(lines.iter().any(|l| l == AUTOSTART_HELP[0]));
+    for scale in ti82::WINDOW_SCALE..=8 {
+        let l = ti82::skin::Layout::new(scale as usize);
+        let rows = ti82::skin::help_rows(&l, &lines);
+        assert!(
+            rows.len() <= ti82::skin::help_capacity(&l),
+            "scale {scale}: {} rows, room for {}",
+            rows.len(),
+            ti82::skin::help_capacity(&l)
+        );
+    }
+}
+
+#[test]
+fn script_words_ready_and_done_wait_on_the_firmware() {
+    use ti82::script::{parse, Step};
+    assert_eq!(
+        parse("ready DONE").unwrap(),
+        [Step::Until(Until::KeyWait), Step::Until(Until::ProgramDone)]
+    );
+    // PRGM ENTER ENTER starts MANBOARD (first in the EXEC list); DONE waits for its end,
+    // which a fixed WAIT could only guess.
+    let setup = builtin_setup("start-done");
+    let mut m = Machine::start_scripted(&setup, &MachineArgs::default(), false, true).unwrap();
+    m.player.push(&parse("PRGM ENTER ENTER").unwrap());
+    m.run_queue().unwrap();
+    assert!(firmware(&m.calc).program_active(), "MANBOARD runs");
+    let started = m.calc.now();
+    m.player.push(&parse("DONE").unwrap());
+    m.run_queue().unwrap();
+    assert!(!firmware(&m.calc).program_active(), "MANBOARD has ended");
+    eprintln!(
+        "MANBOARD ran {} emulated ms after the keys",
+        (m.calc.now() - started) / 6_000
+    );
+    assert!(m.messages.is_empty(), "{:?}", m.messages);
+    // READY after starting MANCALA: its main menu.
+    m.player
+        .push(&parse("CLEAR PRGM DOWN ENTER ENTER READY").unwrap());
+    m.run_queue().unwrap();
+    assert_eq!(menu_items(&m.calc), Some(4));
 }
