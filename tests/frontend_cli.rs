@@ -75,7 +75,10 @@ fn usage_errors() {
     // when the cable is made.
     let c = parse(&["--link", "listen"]).unwrap();
     assert!(ti82::botlink::bot_level(&c.machine.link).is_err());
-    assert!(parse(&["--link", "listen", "5000", "extra"]).is_err());
+    // Three values are for the relay (`relay HOST:PORT ROOM`); `listen` takes one address.
+    assert!(parse(&["--link", "listen", "5000", "extra", "more"]).is_err());
+    let c = parse(&["--link", "listen", "5000", "extra"]).unwrap();
+    assert!(ti82::netcable::link_config(&c.machine).is_err());
     assert!(parse(&["run", "--wait-ms", "x"]).is_err());
     assert!(parse(&["frobnicate"]).is_err());
     // The key script and the outputs are for headless runs: said at once, not ignored.

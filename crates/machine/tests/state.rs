@@ -126,7 +126,7 @@ fn garbage_payloads_never_panic() {
         }
         let mut f = Vec::new();
         f.extend_from_slice(b"TI82STAT");
-        f.extend_from_slice(&1u32.to_le_bytes());
+        f.extend_from_slice(&ti82_machine::state::STATE_VERSION.to_le_bytes());
         f.extend_from_slice(&(p.len() as u64).to_le_bytes());
         f.extend_from_slice(&p);
         let s = ti82_machine::state::fnv1a(&f);
@@ -175,7 +175,7 @@ fn counters_near_their_limit_are_refused() {
         p[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
         let mut f = Vec::new();
         f.extend_from_slice(b"TI82STAT");
-        f.extend_from_slice(&1u32.to_le_bytes());
+        f.extend_from_slice(&ti82_machine::state::STATE_VERSION.to_le_bytes());
         f.extend_from_slice(&(p.len() as u64).to_le_bytes());
         f.extend_from_slice(&p);
         let s = ti82_machine::state::fnv1a(&f);

@@ -29,7 +29,7 @@ fn fw(calc: &Calc) -> &BasicFirmware {
 fn seal(payload: &[u8]) -> Vec<u8> {
     let mut f = Vec::new();
     f.extend_from_slice(b"TI82STAT");
-    f.extend_from_slice(&1u32.to_le_bytes());
+    f.extend_from_slice(&ti82_machine::state::STATE_VERSION.to_le_bytes());
     f.extend_from_slice(&(payload.len() as u64).to_le_bytes());
     f.extend_from_slice(payload);
     let s = ti82_machine::state::fnv1a(&f);
