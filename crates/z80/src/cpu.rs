@@ -1242,20 +1242,9 @@ impl Cpu {
         }
     }
 
-    /// The ED table, dispatched on a constant opcode like the others.
     #[inline(never)]
     fn exec_ed<BUS: Bus>(&mut self, bus: &mut BUS) {
         let op = self.fetch_op(bus);
-        dispatch!(op, self.exec_ed_op::<[BUS]>(bus))
-    }
-
-    #[inline(always)]
-    fn exec_ed_op<const OP: u8, BUS: Bus>(&mut self, bus: &mut BUS) {
-        self.exec_ed_body(bus, OP)
-    }
-
-    #[inline(always)]
-    fn exec_ed_body<BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
         match op {
             // IN r,(C) / IN (C)
             0x40 | 0x48 | 0x50 | 0x58 | 0x60 | 0x68 | 0x70 | 0x78 => {
@@ -1368,7 +1357,6 @@ impl Cpu {
         self.set_flags(f);
     }
 
-    #[inline(always)]
     fn block_ld<BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
         let (hl, de) = (self.hl(), self.de());
         let v = self.read(bus, hl);
@@ -1390,7 +1378,6 @@ impl Cpu {
         }
     }
 
-    #[inline(always)]
     fn block_cp<BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
         let hl = self.hl();
         let v = self.read(bus, hl);
@@ -1461,7 +1448,6 @@ impl Cpu {
         self.set_flags(f);
     }
 
-    #[inline(always)]
     fn block_in<BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
         self.idle(bus, self.ir_last(), 1);
         let bc = self.bc();
@@ -1491,7 +1477,6 @@ impl Cpu {
         }
     }
 
-    #[inline(always)]
     fn block_out<BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
         self.idle(bus, self.ir_last(), 1);
         let hl = self.hl();
