@@ -526,7 +526,8 @@ pub fn start_pair(setup: &Setup, m: &MachineArgs) -> Result<(Machine, Machine)> 
         fresh = true;
     };
     let restored = a.restored;
-    let (la, lb) = ti82_machine::cable::connect(a.calc, b.calc, ti82_machine::cable::DEFAULT_LATENCY);
+    let (la, lb) =
+        ti82_machine::cable::connect(a.calc, b.calc, ti82_machine::cable::DEFAULT_LATENCY);
     let ((ca, wire_a), (cb, wire_b)) = (la.into_parts(), lb.into_parts());
     let only_b = MachineArgs {
         wav: None,

@@ -10,8 +10,8 @@ use tifiles::vat;
 
 use crate::ast::Target;
 use crate::conv::{self, Form};
-use crate::display::{self, Notation, NumFormat};
 use crate::cost;
+use crate::display::{self, Notation, NumFormat};
 use crate::eval::{int_arg, Env};
 use crate::font;
 use crate::interp::{Step, Sys};
