@@ -57,7 +57,12 @@ fn summary(out: &str) -> (u64, u64, String, String) {
 
 /// One whole CALC VS CALC game between two processes, `delay` ms each way; the listening
 /// process goes first when `listener_first`.
+/// One turbo game at a time: two turbo processes per game already fill a 2-core machine, and
+/// starving them (several games at once next to other tests) only measures the host.
+static GAMES: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn game(delay: u64, listener_first: bool) {
+    let _one = GAMES.lock().unwrap_or_else(|e| e.into_inner());
     let dir = rom::temp_dir(&format!("netcvc-{delay}-{listener_first}"));
     let port = free_port().to_string();
     let d = delay.to_string();
@@ -495,6 +500,7 @@ fn wrong_protocol_version_and_strangers_are_refused() {
 
 #[test]
 fn calc_vs_calc_through_the_relay() {
+    let _one = GAMES.lock().unwrap_or_else(|e| e.into_inner());
     let dir = rom::temp_dir("netrelay");
     let port = free_port().to_string();
     let mut relay = ti82(&dir, &["relay", "--listen", &port]).spawn().unwrap();
