@@ -266,9 +266,7 @@ fn determinant(m: &Matrix) -> Result<Real, ErrorKind> {
     let mut a = m.data.clone();
     let mut det = Real::ONE;
     for col in 0..n {
-        let pivot = (col..n)
-            .max_by(|&i, &j| a[i * n + col].abs().cmp(&a[j * n + col].abs()))
-            .unwrap_or(col);
+        let pivot = crate::matrix::pivot_row(&a, n, col);
         if a[pivot * n + col].is_zero() {
             return Ok(Real::ZERO);
         }

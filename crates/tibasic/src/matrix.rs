@@ -52,6 +52,14 @@ pub fn mul(a: &Matrix, b: &Matrix) -> Result<Matrix, ErrorKind> {
     })
 }
 
+/// Partial pivoting: the row at or below `col` whose entry in column `col` of the `n`×`n`
+/// matrix `a` (row-major) is largest in magnitude.
+pub(crate) fn pivot_row(a: &[Real], n: usize, col: usize) -> usize {
+    (col..n)
+        .max_by(|&i, &j| a[i * n + col].abs().cmp(&a[j * n + col].abs()))
+        .unwrap_or(col)
+}
+
 /// `[A]⁻¹` by Gauss-Jordan elimination with partial pivoting in the 14-digit arithmetic.
 pub fn inverse(m: &Matrix) -> Result<Matrix, ErrorKind> {
     if m.rows != m.cols {
@@ -61,9 +69,7 @@ pub fn inverse(m: &Matrix) -> Result<Matrix, ErrorKind> {
     let mut a = m.data.clone();
     let mut inv = identity(n).data;
     for col in 0..n {
-        let pivot = (col..n)
-            .max_by(|&i, &j| a[i * n + col].abs().cmp(&a[j * n + col].abs()))
-            .unwrap_or(col);
+        let pivot = pivot_row(&a, n, col);
         if a[pivot * n + col].is_zero() {
             return Err(ErrorKind::SingularMat);
         }
