@@ -19,45 +19,12 @@ use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
-use z80::{Bus, Cpu};
+use z80::{Cpu, FlatBus};
 
 /// Where CP/M programs are loaded and start.
 const TPA: u16 = 0x0100;
 /// The (fake) BDOS entry: a `RET`. The TPA ends just below it.
 const BDOS: u16 = 0xFE00;
-
-/// 64 KiB of RAM; ports read FFh and ignore writes.
-pub struct FlatBus {
-    pub mem: Box<[u8; 0x10000]>,
-}
-
-impl FlatBus {
-    pub fn new() -> Self {
-        FlatBus {
-            mem: vec![0u8; 0x10000]
-                .into_boxed_slice()
-                .try_into()
-                .expect("64 KiB"),
-        }
-    }
-}
-
-impl Bus for FlatBus {
-    #[inline(always)]
-    fn read(&mut self, addr: u16, _t: u64) -> u8 {
-        self.mem[addr as usize]
-    }
-    #[inline(always)]
-    fn write(&mut self, addr: u16, value: u8, _t: u64) {
-        self.mem[addr as usize] = value;
-    }
-    #[inline(always)]
-    fn port_in(&mut self, _port: u16, _t: u64) -> u8 {
-        0xFF
-    }
-    #[inline(always)]
-    fn port_out(&mut self, _port: u16, _value: u8, _t: u64) {}
-}
 
 /// What a finished run did.
 #[derive(Debug)]

@@ -1,32 +1,10 @@
-//! The our core's side of `cargo xtask bench-z80`: one run of a workload.
+//! Our core's side of `cargo xtask bench-z80`: one run of a workload.
 //! Used by the `bench-z80-ours` binary (one core per binary) and by xtask's tests.
 
 use crate::work::{self, EndState};
 use std::time::Instant;
 use ti82_machine::{Config, Hardware, PagingModel};
-use z80::{Bus, Cpu};
-
-/// 64 KiB of RAM; ports read FFh.
-struct FlatBus {
-    mem: Box<[u8; 0x10000]>,
-}
-
-impl Bus for FlatBus {
-    #[inline(always)]
-    fn read(&mut self, addr: u16, _t: u64) -> u8 {
-        self.mem[addr as usize]
-    }
-    #[inline(always)]
-    fn write(&mut self, addr: u16, value: u8, _t: u64) {
-        self.mem[addr as usize] = value;
-    }
-    #[inline(always)]
-    fn port_in(&mut self, _port: u16, _t: u64) -> u8 {
-        0xFF
-    }
-    #[inline(always)]
-    fn port_out(&mut self, _port: u16, _value: u8, _t: u64) {}
-}
+use z80::{Cpu, FlatBus};
 
 #[inline(never)]
 fn run_flat(image: &[u8], loops: u16) -> (f64, EndState) {

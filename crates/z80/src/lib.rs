@@ -11,6 +11,8 @@
 mod bus;
 mod cpu;
 pub mod disasm;
+mod flat;
 
 pub use bus::Bus;
 pub use cpu::{flags, Cpu};
+pub use flat::FlatBus;
