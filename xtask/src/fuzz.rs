@@ -429,19 +429,6 @@ fn basic_tokens(bytes: &[u8]) {
     run_program(prog);
 }
 
-/// Seals a payload in a valid state envelope, so mutations reach the parsers behind the
-/// checksum.
-fn seal(payload: &[u8]) -> Vec<u8> {
-    let mut f = Vec::with_capacity(payload.len() + 28);
-    f.extend_from_slice(ti82_machine::state::STATE_MAGIC);
-    f.extend_from_slice(&ti82_machine::state::STATE_VERSION.to_le_bytes());
-    f.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    f.extend_from_slice(payload);
-    let s = ti82_machine::state::fnv1a(&f);
-    f.extend_from_slice(&s.to_le_bytes());
-    f
-}
-
 fn keys_and_on(calc: &mut Calc) {
     for k in [Key::Enter, Key::Down, Key::K1, Key::Prgm, Key::Clear] {
         calc.press(k);
@@ -456,21 +443,19 @@ fn keys_and_on(calc: &mut Calc) {
 }
 
 fn runtime_state(bytes: &[u8]) {
-    let mut calc = Calc::new(BasicFirmware::new());
-    let before = calc.state_bytes();
-    match calc.restore_bytes(Path::new("fuzz.state"), &seal(bytes)) {
-        Ok(()) => keys_and_on(&mut calc),
-        Err(_) => assert!(
-            calc.state_bytes() == before,
-            "a refused state changed the calculator"
-        ),
-    }
+    restore_then_run(Calc::new(BasicFirmware::new()), bytes);
 }
 
 fn rom_state(bytes: &[u8]) {
-    let mut calc = rom_calc();
+    restore_then_run(rom_calc(), bytes);
+}
+
+/// `bytes` as the payload of a valid state file: a state that loads must run (keys, ON); one
+/// that is refused must leave the calculator exactly as it was.
+fn restore_then_run(mut calc: Calc, bytes: &[u8]) {
     let before = calc.state_bytes();
-    match calc.restore_bytes(Path::new("fuzz.state"), &seal(bytes)) {
+    let file = ti82_machine::state::envelope(bytes);
+    match calc.restore_bytes(Path::new("fuzz.state"), &file) {
         Ok(()) => keys_and_on(&mut calc),
         Err(_) => assert!(
             calc.state_bytes() == before,

@@ -345,7 +345,7 @@ pub(crate) fn read_hardware(r: &mut StateReader) -> Result<Hardware, StateError>
 }
 
 /// Wraps a payload in the file envelope.
-pub(crate) fn envelope(payload: &[u8]) -> Vec<u8> {
+pub fn envelope(payload: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(payload.len() + 28);
     out.extend_from_slice(STATE_MAGIC);
     out.extend_from_slice(&STATE_VERSION.to_le_bytes());

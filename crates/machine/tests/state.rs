@@ -106,19 +106,6 @@ fn bad_state_files_give_clear_errors_and_change_nothing() {
     assert_eq!(c.state_bytes(), before);
 }
 
-/// A state file around `payload`: the envelope (magic, version, length, checksum) is valid
-/// whatever the payload holds.
-fn seal(payload: &[u8]) -> Vec<u8> {
-    let mut f = Vec::new();
-    f.extend_from_slice(b"TI82STAT");
-    f.extend_from_slice(&ti82_machine::state::STATE_VERSION.to_le_bytes());
-    f.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    f.extend_from_slice(payload);
-    let s = ti82_machine::state::fnv1a(&f);
-    f.extend_from_slice(&s.to_le_bytes());
-    f
-}
-
 #[test]
 fn garbage_payloads_never_panic() {
     let mut c = calc("bench");
@@ -137,7 +124,7 @@ fn garbage_payloads_never_panic() {
         } else {
             p[at] ^= 1 << (x >> 28 & 7);
         }
-        let f = seal(&p);
+        let f = ti82_machine::state::envelope(&p);
         // Whatever loads must also run: keys, ON, the timer, the LCD, with the CPU, the
         // interrupt controller and the counters as the state left them.
         let mut fresh = calc("bench");
@@ -180,7 +167,7 @@ fn counters_near_their_limit_are_refused() {
             .expect("marker");
         let mut p = mp.to_vec();
         p[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
-        let f = seal(&p);
+        let f = ti82_machine::state::envelope(&p);
         let mut victim = calc("bench");
         let e = victim
             .restore_bytes(std::path::Path::new("counter"), &f)

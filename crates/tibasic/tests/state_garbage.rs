@@ -25,18 +25,6 @@ fn fw(calc: &Calc) -> &BasicFirmware {
         .expect("runtime firmware")
 }
 
-/// Seals a payload in a valid envelope (magic, version, length, checksum).
-fn seal(payload: &[u8]) -> Vec<u8> {
-    let mut f = Vec::new();
-    f.extend_from_slice(b"TI82STAT");
-    f.extend_from_slice(&ti82_machine::state::STATE_VERSION.to_le_bytes());
-    f.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    f.extend_from_slice(payload);
-    let s = ti82_machine::state::fnv1a(&f);
-    f.extend_from_slice(&s.to_le_bytes());
-    f
-}
-
 /// Keys that reach every screen: menus, prompts, the PRGM menu, errors.
 const KEYS: [Option<Key>; 10] = [
     Some(Key::Enter),
@@ -104,7 +92,10 @@ fn garbage_runtime_states_are_refused_or_run_without_panic() {
             }
             let mut victim = calc_with("Disp 2");
             if victim
-                .restore_bytes(Path::new("garbage.state"), &seal(&p))
+                .restore_bytes(
+                    Path::new("garbage.state"),
+                    &ti82_machine::state::envelope(&p),
+                )
                 .is_ok()
             {
                 loaded += 1;
