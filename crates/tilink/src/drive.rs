@@ -121,7 +121,7 @@ impl DirectCable {
 /// [`VirtualCable::detach`] to unplug.
 pub struct VirtualCable {
     /// The calculator's end of the cable: the machine crate's one cable engine runs it.
-    calc_end: Option<CableEnd>,
+    calc_end: CableEnd,
     port: LinkPort,
     transport: ChannelTransport,
     latency: u64,
@@ -142,7 +142,7 @@ impl VirtualCable {
         let calc_end = CableEnd::plug(calc, Box::new(theirs), latency);
         let now = calc.now();
         VirtualCable {
-            calc_end: Some(calc_end),
+            calc_end,
             port: LinkPort::new(),
             transport: ours,
             latency,
@@ -168,17 +168,7 @@ impl VirtualCable {
     /// Unplugs: the calculator sees the device's drive released.
     pub fn detach(mut self, calc: &mut Calc) {
         self.transport.send(LinkMsg::Bye);
-        if let Some(e) = self.calc_end.take() {
-            e.unplug(calc);
-        }
-    }
-
-    /// Runs the calculator alone (through its end of the cable while there is one).
-    fn run_calc(&mut self, calc: &mut Calc, t: u64) {
-        match &mut self.calc_end {
-            Some(e) => e.run_for(calc, t),
-            None => calc.run_for(t),
-        }
+        self.calc_end.unplug(calc);
     }
 
     fn pump(&mut self) {
@@ -246,14 +236,14 @@ impl VirtualCable {
                 return;
             }
             if self.closed {
-                self.run_calc(calc, until - calc.now());
+                self.calc_end.run_for(calc, until - calc.now());
                 return;
             }
             // The calculator may run to what it has heard from us plus the delay, less the
             // cable's overshoot allowance.
             let target = (self.now + self.latency - 32).min(until);
             if target > calc.now() {
-                self.run_calc(calc, target - calc.now());
+                self.calc_end.run_for(calc, target - calc.now());
             }
         }
     }
