@@ -48,6 +48,8 @@ pub struct NetCable {
     held: Duration,
     /// The most wall time one [`NetCable::run`] may spend held (a window's frame).
     wall_budget: Option<Duration>,
+    /// `TI82_NETLINK_DEBUG` was set when the cable was attached: trace every message.
+    debug: bool,
 }
 
 /// How far the emulated clock kept up with the wall clock.
@@ -84,6 +86,7 @@ impl NetCable {
             refused: None,
             held: Duration::ZERO,
             wall_budget: None,
+            debug: std::env::var_os("TI82_NETLINK_DEBUG").is_some(),
         })
     }
 
@@ -175,30 +178,31 @@ impl NetCable {
                 self.messages.push(format!("link: refused: {why}"));
                 self.refused = Some(why);
             }
-            Event::Msg(m) => match m {
-                _ if std::env::var_os("TI82_NETLINK_DEBUG").is_some() && {
+            Event::Msg(m) => {
+                if self.debug {
                     eprintln!(
                         "[{:.3}] in  {:?} t={}",
-                        calc.now() as f64 / 6e6,
+                        calc.now() as f64 / CLOCK_HZ as f64,
                         short(&m),
                         calc.now()
                     );
-                    false
-                } => {}
-                Msg::Packet {
-                    seq,
-                    reply_to,
-                    bytes,
-                } => self.endpoint.packet(seq, reply_to, bytes),
-                Msg::Expired { seq } => self.endpoint.expired(seq),
-                Msg::Cancel { seq } => {
-                    let now = self.cable.now();
-                    let ep = &mut self.endpoint;
-                    let port = self.cable.port();
-                    ep.cancel(seq, &mut tilink::TimedPort::new(port, now));
                 }
-                _ => {}
-            },
+                match m {
+                    Msg::Packet {
+                        seq,
+                        reply_to,
+                        bytes,
+                    } => self.endpoint.packet(seq, reply_to, bytes),
+                    Msg::Expired { seq } => self.endpoint.expired(seq),
+                    Msg::Cancel { seq } => {
+                        let now = self.cable.now();
+                        let ep = &mut self.endpoint;
+                        let port = self.cable.port();
+                        ep.cancel(seq, &mut tilink::TimedPort::new(port, now));
+                    }
+                    _ => {}
+                }
+            }
         }
     }
 
@@ -211,8 +215,12 @@ impl NetCable {
 
     fn flush(&mut self) {
         for o in self.endpoint.take_outgoing() {
-            if std::env::var_os("TI82_NETLINK_DEBUG").is_some() {
-                eprintln!("[{:.3}] out {:?}", self.cable.now() as f64 / 6e6, o);
+            if self.debug {
+                eprintln!(
+                    "[{:.3}] out {:?}",
+                    self.cable.now() as f64 / CLOCK_HZ as f64,
+                    o
+                );
             }
             let m = match o {
                 Outgoing::Packet {
