@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use ti82_machine::{Calc, CLOCK_HZ};
 use tilink::{Timing, VirtualCable};
 
-use crate::endpoint::{ByteEndpoint, EndpointStats, Outgoing};
+use crate::endpoint::{ByteEndpoint, EndpointStats};
 use crate::net::{Event, LinkState, NetConfig, NetError, NetHandle};
 use crate::wire::Msg;
 
@@ -222,40 +222,23 @@ impl NetCable {
                     o
                 );
             }
-            let m = match o {
-                Outgoing::Packet {
-                    seq,
-                    reply_to,
-                    bytes,
-                } => Msg::Packet {
-                    seq,
-                    reply_to,
-                    bytes,
-                },
-                Outgoing::Expired { seq } => Msg::Expired { seq },
-                Outgoing::Cancel { seq } => Msg::Cancel { seq },
-            };
             // Unplugged or full: lost, as on a cable with nobody on the far end.
-            let _ = self.net.send(m);
+            let _ = self.net.send(o.into());
         }
     }
 
     /// The latest T-state the calculator may reach now, if it is held to a speed.
     fn limit(&mut self, now_t: u64) -> Option<u64> {
         let factor = match self.pace {
-            Pace::Real(f) => {
-                let (w, t) = *self.cap.get_or_insert((Instant::now(), now_t));
-                return Some(t + (w.elapsed().as_secs_f64() * CLOCK_HZ as f64 * f) as u64);
+            Pace::Real(f) => f,
+            Pace::Free if self.endpoint.awaiting() && self.net.connected() => 1.0,
+            Pace::Free => {
+                self.cap = None;
+                return None;
             }
-            Pace::Free => 1.0,
         };
-        if self.endpoint.awaiting() && self.net.connected() {
-            let (w, t) = *self.cap.get_or_insert((Instant::now(), now_t));
-            Some(t + (w.elapsed().as_secs_f64() * CLOCK_HZ as f64 * factor) as u64)
-        } else {
-            self.cap = None;
-            None
-        }
+        let (w, t) = *self.cap.get_or_insert((Instant::now(), now_t));
+        Some(t + (w.elapsed().as_secs_f64() * CLOCK_HZ as f64 * factor) as u64)
     }
 
     /// Runs the calculator and the endpoint for `t` T-states, handing packets to and from the

@@ -41,6 +41,25 @@ pub enum Outgoing {
     Cancel { seq: u32 },
 }
 
+impl From<Outgoing> for crate::wire::Msg {
+    fn from(o: Outgoing) -> Self {
+        use crate::wire::Msg;
+        match o {
+            Outgoing::Packet {
+                seq,
+                reply_to,
+                bytes,
+            } => Msg::Packet {
+                seq,
+                reply_to,
+                bytes,
+            },
+            Outgoing::Expired { seq } => Msg::Expired { seq },
+            Outgoing::Cancel { seq } => Msg::Cancel { seq },
+        }
+    }
+}
+
 /// Counters for the status line, the docs and the tests.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EndpointStats {
