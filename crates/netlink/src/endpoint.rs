@@ -117,7 +117,6 @@ pub struct ByteEndpoint {
     awaiting: Option<Awaiting>,
     cancelled: VecDeque<u32>,
     stats: EndpointStats,
-    started: bool,
 }
 
 impl Default for ByteEndpoint {
@@ -128,7 +127,7 @@ impl Default for ByteEndpoint {
 
 impl ByteEndpoint {
     pub fn new(timing: Timing) -> Self {
-        ByteEndpoint {
+        let mut e = ByteEndpoint {
             timing,
             xport: ByteTransport::new(timing),
             mode: Mode::Listening { bit_seen: false },
@@ -141,8 +140,9 @@ impl ByteEndpoint {
             awaiting: None,
             cancelled: VecDeque::new(),
             stats: EndpointStats::default(),
-            started: false,
-        }
+        };
+        e.listen();
+        e
     }
 
     pub fn stats(&self) -> EndpointStats {
@@ -209,16 +209,10 @@ impl ByteEndpoint {
 
     /// The far side's calculator gave up waiting for an answer to its packet `seq`.
     pub fn cancel<E: LinkEndpoint + ?Sized>(&mut self, seq: u32, ep: &mut E) {
-        let sending = matches!(self.mode, Mode::Sending { .. });
-        let before = self.queue.len();
-        let mut i = 0;
-        self.queue.retain(|q| {
-            let keep = (sending && i == 0) || q.seq != seq;
-            i += 1;
-            keep
-        });
-        self.stats.dropped += (before - self.queue.len()) as u64;
-        if sending && self.queue.front().is_some_and(|q| q.seq == seq) {
+        self.drop_queued(|q| q.seq == seq);
+        if matches!(self.mode, Mode::Sending { .. })
+            && self.queue.front().is_some_and(|q| q.seq == seq)
+        {
             // Broken off inside the packet, as a sender that gives up would.
             self.queue.pop_front();
             self.stats.dropped += 1;
@@ -238,6 +232,25 @@ impl ByteEndpoint {
             self.xport.cancel(ep);
             self.listen();
         }
+    }
+
+    /// Drops the queued far packets `gone` picks, except the one being clocked in.
+    fn drop_queued(&mut self, gone: impl Fn(&Queued) -> bool) {
+        let sending = matches!(self.mode, Mode::Sending { .. });
+        let before = self.queue.len();
+        let mut i = 0;
+        self.queue.retain(|q| {
+            let keep = (sending && i == 0) || !gone(q);
+            i += 1;
+            keep
+        });
+        self.stats.dropped += (before - self.queue.len()) as u64;
+    }
+
+    /// When our calculator has certainly given up waiting for the answer `a`: its reply
+    /// timeout counts from the end of its packet, plus one step timeout more.
+    fn give_up_at(&self, a: Awaiting) -> u64 {
+        a.since + self.timing.reply_timeout + self.timing.react * 4
     }
 
     fn listen(&mut self) {
@@ -261,9 +274,7 @@ impl ByteEndpoint {
 
     fn gave_up(&mut self, now: u64) {
         if let Some(a) = self.awaiting {
-            // The calculator's reply timeout counts from the end of its packet; one step
-            // timeout more and it has certainly given up.
-            if now >= a.since + self.timing.reply_timeout + self.timing.react * 4 {
+            if now >= self.give_up_at(a) {
                 self.awaiting = None;
                 self.out.push(Outgoing::Cancel { seq: a.seq });
                 self.stats.cancelled += 1;
@@ -271,15 +282,7 @@ impl ByteEndpoint {
                     self.cancelled.pop_front();
                 }
                 self.cancelled.push_back(a.seq);
-                let sending = matches!(self.mode, Mode::Sending { .. });
-                let before = self.queue.len();
-                let mut i = 0;
-                self.queue.retain(|q| {
-                    let keep = (sending && i == 0) || q.reply_to != a.seq;
-                    i += 1;
-                    keep
-                });
-                self.stats.dropped += (before - self.queue.len()) as u64;
+                self.drop_queued(|q| q.reply_to == a.seq);
             }
         }
     }
@@ -287,10 +290,6 @@ impl ByteEndpoint {
     /// Everything the wires allow at `ep.now()`.
     pub fn poll(&mut self, ep: &mut TimedPort) -> Wake {
         let now = ep.now();
-        if !self.started {
-            self.started = true;
-            self.listen();
-        }
         self.gave_up(now);
         loop {
             if let Mode::Listening { bit_seen } = &mut self.mode {
@@ -306,13 +305,10 @@ impl ByteEndpoint {
             }
             match self.xport.poll(ep) {
                 ByteEvent::Pending(w) => {
-                    let mut w = w;
-                    if let Some(a) = self.awaiting {
-                        w = w.min(Wake::at(
-                            a.since + self.timing.reply_timeout + self.timing.react * 4,
-                        ));
-                    }
-                    return w;
+                    return match self.awaiting {
+                        Some(a) => w.min(Wake::at(self.give_up_at(a))),
+                        None => w,
+                    };
                 }
                 ByteEvent::Idle => self.listen(),
                 ByteEvent::Done(rec) if rec.dir == Dir::Received => {
