@@ -21,7 +21,7 @@
 //! 5. `ti82 ...` or `cargo run --release -- ...`: the `ti82` binary of this build.
 //!    - Network: `--link` with anything but `bot[:LEVEL]` (`listen`, `connect`, ...),
 //!      `--code`, `--relay`, `ti82 relay`: they need a peer over TCP (and fixed ports);
-//!      skipped here, covered by `frontend_tcp`, `frontend_cvc_tcp` and `frontend_link`.
+//!      skipped here, covered by `frontend_netlink` and `frontend_link`.
 //!    - Interactive (no subcommand, or `run` without `--headless`): they open a window; the
 //!      options are checked to parse (`--help` appended), not run.
 //!    - Anything else runs, in a scratch folder holding a copy of `programs/` (files a
@@ -236,7 +236,9 @@ fn classify(cmd: &str) -> Kind {
             .windows(2)
             .any(|p| p[0] == "--link" && !p[1].starts_with("bot"));
     if network {
-        return Kind::Skip("network: needs a TCP peer; covered by frontend_tcp, frontend_cvc_tcp and frontend_link");
+        return Kind::Skip(
+            "network: needs a TCP peer; covered by frontend_netlink and frontend_link",
+        );
     }
     let sub = args.first().map(String::as_str);
     let interactive = match sub {

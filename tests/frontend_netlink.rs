@@ -1,5 +1,6 @@
 //! The byte-level network cable between processes, on 127.0.0.1 with `--link-delay`:
-//! whole CALC VS CALC games (both WHO'S FIRST choices at 0, 50 and 150 ms one-way), the Z80
+//! whole CALC VS CALC games (both WHO'S FIRST choices at 0, 50 and 150 ms one-way; at 0 with
+//! the plain `--link listen|connect PORT` and no `--link-delay`), the Z80
 //! link-protocol program as the ROM of one process exchanging lists with a built-in
 //! calculator at 150 ms, a peer killed mid-transfer and replaced, and the refusals (wrong
 //! session code, wrong protocol version, not a ti82). Every wait is bounded.
@@ -44,19 +45,59 @@ fn summary(out: &str) -> (u64, u64, String, String) {
         .lines()
         .find(|l| l.starts_with("moves verified: "))
         .unwrap_or_else(|| panic!("no summary line in {out:?}"));
-    let nums: Vec<&str> = line.split(", ").collect();
-    let num = |i: usize| -> u64 { nums[i].rsplit(": ").next().unwrap().parse().unwrap() };
-    let result = nums[2].strip_prefix("result: ").unwrap().to_string();
+    let mut parts = line.split(", ");
+    let num = |p: Option<&str>| -> u64 {
+        p.and_then(|p| p.rsplit(": ").next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("bad summary line {line:?}"))
+    };
+    let moves = num(parts.next());
+    let divergences = num(parts.next());
+    let result = parts
+        .next()
+        .and_then(|p| p.strip_prefix("result: "))
+        .unwrap_or_else(|| panic!("bad summary line {line:?}"))
+        .to_string();
     let board = out
         .lines()
         .find_map(|l| l.strip_prefix("board: "))
         .unwrap_or_else(|| panic!("no board line in {out:?}"))
         .to_string();
-    (num(0), num(1), result, board)
+    (moves, divergences, result, board)
 }
 
-/// One whole CALC VS CALC game between two processes, `delay` ms each way; the listening
-/// process goes first when `listener_first`.
+/// Both sides of one finished CALC VS CALC game (the first player had 3 rocks per hole): each
+/// succeeded and verified every move of the same game with no divergence, the two results
+/// agree, and the link lost or gave up nothing on the way.
+fn check_game(first: std::process::Output, second: std::process::Output) {
+    let fo = String::from_utf8_lossy(&first.stdout).to_string();
+    let so = String::from_utf8_lossy(&second.stdout).to_string();
+    let fe = String::from_utf8_lossy(&first.stderr);
+    let se = String::from_utf8_lossy(&second.stderr);
+    assert!(first.status.success(), "first: {fo}\n{fe}");
+    assert!(second.status.success(), "second: {so}\n{se}");
+    let (fm, fd, fres, fb) = summary(&fo);
+    let (sm, sd, sres, sb) = summary(&so);
+    assert_eq!((fd, sd), (0, 0), "no divergence");
+    assert!(fm > 10, "{fo}");
+    assert_eq!(fm, sm, "both verified every move of the same game");
+    assert_eq!(fb, sb, "the same final board");
+    assert!(fo.contains("player 1, rocks per hole 3"), "{fo}");
+    assert!(so.contains("player 2, rocks per hole 3"), "{so}");
+    let other = match fres.as_str() {
+        "win" => "lose",
+        "lose" => "win",
+        _ => "tie",
+    };
+    assert_eq!(sres, other);
+    // Nothing was lost or given up on the way.
+    for out in [&fo, &so] {
+        assert!(out.contains(" 0 expired, 0 cancelled, 0 dropped"), "{out}");
+    }
+}
+
+/// One whole CALC VS CALC game between two processes, `delay` ms each way (0: no
+/// `--link-delay` at all); the listening process goes first when `listener_first`.
 /// One turbo game at a time: two turbo processes per game already fill a 2-core machine, and
 /// starving them (several games at once next to other tests) only measures the host.
 static GAMES: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -72,17 +113,12 @@ fn game(delay: u64, listener_first: bool) {
         ("second", "first")
     };
     let side = |mode: &str, who: &str, seed: &str, rocks: &str| {
-        ti82(&dir, &["run", "--headless", "--no-rom", "--speed", "turbo"])
-            .args([
-                "--link",
-                mode,
-                &port,
-                "--link-delay",
-                &d,
-                "--code",
-                "MANCALA",
-            ])
-            .args(["--play-cvc", who, "--seed", seed, "--rocks", rocks])
+        let mut c = ti82(&dir, &["run", "--headless", "--no-rom", "--speed", "turbo"]);
+        c.args(["--link", mode, &port, "--code", "MANCALA"]);
+        if delay > 0 {
+            c.args(["--link-delay", &d]);
+        }
+        c.args(["--play-cvc", who, "--seed", seed, "--rocks", rocks])
             .spawn()
             .unwrap()
     };
@@ -96,40 +132,10 @@ fn game(delay: u64, listener_first: bool) {
     let connector = side("connect", cw, "8", cr);
     let c = connector.wait_with_output().unwrap();
     let l = listener.wait_with_output().unwrap();
-    let co = String::from_utf8_lossy(&c.stdout).to_string();
-    let lo = String::from_utf8_lossy(&l.stdout).to_string();
-    let ce = String::from_utf8_lossy(&c.stderr).to_string();
-    let le = String::from_utf8_lossy(&l.stderr).to_string();
-    assert!(c.status.success(), "connector: {co}\n{ce}");
-    assert!(l.status.success(), "listener: {lo}\n{le}");
-    let (cm, cd, cres, cb) = summary(&co);
-    let (lm, ld, lres, lb) = summary(&lo);
-    assert_eq!((cd, ld), (0, 0), "no divergence");
-    assert!(cm > 10, "{co}");
-    assert_eq!(cm, lm, "both verified every move of the same game");
-    assert_eq!(cb, lb, "the same final board");
-    let (first_out, second_out) = if listener_first {
-        (&lo, &co)
+    if listener_first {
+        check_game(l, c);
     } else {
-        (&co, &lo)
-    };
-    assert!(
-        first_out.contains("player 1, rocks per hole 3"),
-        "{first_out}"
-    );
-    assert!(
-        second_out.contains("player 2, rocks per hole 3"),
-        "{second_out}"
-    );
-    let other = match lres.as_str() {
-        "win" => "lose",
-        "lose" => "win",
-        _ => "tie",
-    };
-    assert_eq!(cres, other);
-    // Nothing was lost or given up on the way.
-    for out in [&co, &lo] {
-        assert!(out.contains(" 0 expired, 0 cancelled, 0 dropped"), "{out}");
+        check_game(c, l);
     }
 }
 
@@ -522,22 +528,7 @@ fn calc_vs_calc_through_the_relay() {
     let first = side("first", "8");
     let f = first.wait_with_output().unwrap();
     let s = second.wait_with_output().unwrap();
-    let fo = String::from_utf8_lossy(&f.stdout).to_string();
-    let so = String::from_utf8_lossy(&s.stdout).to_string();
-    assert!(
-        f.status.success(),
-        "{fo}\n{}",
-        String::from_utf8_lossy(&f.stderr)
-    );
-    assert!(
-        s.status.success(),
-        "{so}\n{}",
-        String::from_utf8_lossy(&s.stderr)
-    );
-    let (fm, fd, _, fb) = summary(&fo);
-    let (sm, sd, _, sb) = summary(&so);
-    assert_eq!((fd, sd), (0, 0));
-    assert!(fm > 10 && fm == sm && fb == sb, "{fo}\n{so}");
+    check_game(f, s);
     // The stranger is still waiting in its own room.
     // (Alone, it gives up after its 15 s wait for a peer: never a success.)
     let _ = stranger.kill();
