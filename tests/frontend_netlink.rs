@@ -187,6 +187,28 @@ impl Side {
         self.cable.run(&mut self.calc, ms * MS);
     }
 
+    /// A calculator at 150 ms whose SND sends `{1,…,n}` as `L1` and shows 5, and whose GT
+    /// gets `L1` back and shows 6 + its sum.
+    fn lists(port: u16, n: i64) -> Side {
+        let send = format!("{}\nSend(L1)\nDisp 5", list_source(n));
+        let get = "{9}->L1\nGet(L1)\nDisp 6+sum L1";
+        Side::new(&[("SND", &send), ("GT", get)], port, 150)
+    }
+
+    /// Waits for the peer, then runs SND to its end.
+    #[track_caller]
+    fn connect_and_send(&mut self) {
+        self.wait_connected();
+        self.run_ms(500);
+        // Send( a list to the Z80 peer (RTS, ACK, CTS, ACK, DATA, ACK, EOT, ACK).
+        self.start("SND");
+        assert!(
+            self.until_shown("5"),
+            "Send( did not finish: {:?}",
+            self.text()
+        );
+    }
+
     fn wait_connected(&mut self) {
         let start = Instant::now();
         while !self.cable.connected() {
@@ -280,17 +302,8 @@ fn built_in_calculator_and_z80_rom_peer_over_150_ms() {
     let dir = rom::temp_dir("netrom");
     let port = free_port();
     let mut peer = rom_process(&dir, port, 150);
-    let send = format!("{}\nSend(L1)\nDisp 5", list_source(12));
-    let mut me = Side::new(
-        &[("SND", &send), ("GT", "{9}->L1\nGet(L1)\nDisp 6+sum L1")],
-        port,
-        150,
-    );
-    me.wait_connected();
-    me.run_ms(500);
-    // Send( a list to the Z80 peer (RTS, ACK, CTS, ACK, DATA, ACK, EOT, ACK).
-    me.start("SND");
-    assert!(me.until_shown("5"), "Send( did not finish: {:?}", me.text());
+    let mut me = Side::lists(port, 12);
+    me.connect_and_send();
     // Get( it back.
     me.start("GT");
     let want = 6 + 78;
@@ -324,16 +337,8 @@ fn peer_killed_mid_transfer_then_replaced() {
     let dir = rom::temp_dir("netkill");
     let port = free_port();
     let mut peer = rom_process(&dir, port, 150);
-    let send = format!("{}\nSend(L1)\nDisp 5", list_source(60));
-    let mut me = Side::new(
-        &[("SND", &send), ("GT", "{9}->L1\nGet(L1)\nDisp 6+sum L1")],
-        port,
-        150,
-    );
-    me.wait_connected();
-    me.run_ms(500);
-    me.start("SND");
-    assert!(me.until_shown("5"), "Send( did not finish: {:?}", me.text());
+    let mut me = Side::lists(port, 60);
+    me.connect_and_send();
     // Get( the 60 reals back and kill the peer in the middle of the exchange: it has sent its
     // ACK and VAR, our calculator its ACK and CTS (still on their way), the DATA never comes.
     let before = me.cable.stats().sent;
@@ -357,14 +362,7 @@ fn peer_killed_mid_transfer_then_replaced() {
     assert!(msgs.iter().any(|m| m.contains("unplugged")), "{msgs:?}");
     // A new peer on the same port: the cable plugs itself in again, transfers work.
     let mut peer = rom_process(&dir, port, 150);
-    me.wait_connected();
-    me.run_ms(500);
-    me.start("SND");
-    assert!(
-        me.until_shown("5"),
-        "Send( after reconnecting: {:?}",
-        me.text()
-    );
+    me.connect_and_send();
     me.start("GT");
     assert!(me.until_shown(&(6 + 1830).to_string()), "{:?}", me.text());
     assert_eq!(read_list(me.calc.ram(), 1), Some(list_of(60)));
