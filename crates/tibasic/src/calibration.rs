@@ -209,12 +209,7 @@ pub fn run(program: &str) -> Result<f64, String> {
     tap(&mut calc, Key::Enter);
     calc.press(Key::Enter);
     let t0 = calc.now();
-    let status = |c: &Calc| {
-        c.firmware()
-            .as_any()
-            .downcast_ref::<BasicFirmware>()
-            .map(|f| (f.status(), f.program_active()))
-    };
+    let status = |c: &Calc| BasicFirmware::of(c).map(|f| (f.status(), f.program_active()));
     let step = 6_000;
     let mut started = false;
     loop {
