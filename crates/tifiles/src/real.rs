@@ -132,7 +132,7 @@ fn p10(n: i64) -> u128 {
 }
 
 /// Number of decimal digits of `c` (0 for 0).
-fn ndigits(c: u128) -> i64 {
+pub(crate) fn ndigits(c: u128) -> i64 {
     c.checked_ilog10().map_or(0, |d| d as i64 + 1)
 }
 
@@ -241,7 +241,7 @@ impl Real {
     };
 
     /// Rounds ±`c`·10^`e` to 14 digits (half away from zero).
-    fn from_parts(neg: bool, c: u128, e: i64) -> MathResult {
+    pub(crate) fn from_parts(neg: bool, c: u128, e: i64) -> MathResult {
         if c == 0 {
             return Ok(Real::ZERO);
         }
@@ -346,6 +346,13 @@ impl Real {
     /// digits. A bare `ᴇ3` means 1ᴇ3. Extra digits are rounded. `None` for malformed text or
     /// a value that overflows.
     pub fn parse(text: &str) -> Option<Real> {
+        let (neg, coef, exp10) = Real::scan(text)?;
+        Real::from_parts(neg, coef, exp10).ok()
+    }
+
+    /// The syntax step of [`Real::parse`]: ±`coefficient`·10^`exp10` before rounding to 14
+    /// digits, or `None` for malformed text.
+    pub(crate) fn scan(text: &str) -> Option<(bool, u128, i64)> {
         let is_minus = |c: char| matches!(c, '-' | '⁻' | '~' | '\u{2212}');
         let mut chars = text.trim().chars().peekable();
         let neg = chars.next_if(|&c| is_minus(c)).is_some();
@@ -406,7 +413,7 @@ impl Real {
         if mantissa_digits == 0 || chars.next().is_some() {
             return None;
         }
-        Real::from_parts(neg, coef, scale + exp).ok()
+        Some((neg, coef, scale + exp))
     }
 
     /// The nearest `f64`.
