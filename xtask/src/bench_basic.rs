@@ -29,12 +29,7 @@ fn run_once() -> Result<(u64, u64, f64)> {
     let var = program_var("BENCH", tokens).ok_or_else(|| anyhow!("bad program name"))?;
     install(calc.ram_mut(), &[var])?;
     start_program(&mut calc, "BENCH").map_err(|e| anyhow!(e))?;
-    let fw = |c: &Calc| {
-        c.firmware()
-            .as_any()
-            .downcast_ref::<BasicFirmware>()
-            .map(|f| (f.statements, f.status()))
-    };
+    let fw = |c: &Calc| BasicFirmware::of(c).map(|f| (f.statements, f.status()));
     let (s0, _) = fw(&calc).ok_or_else(|| anyhow!("not the runtime firmware"))?;
     let t0 = calc.now();
     let start = Instant::now();

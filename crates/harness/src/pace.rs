@@ -120,44 +120,45 @@ fn connect_time(programs: &[Variable]) -> Result<f64, HarnessError> {
     }
 }
 
-/// Every measured step of MANCALA on the built-in runtime.
+/// Every measured step of MANCALA on the built-in runtime, in the order they are played.
 pub fn measure(programs: &[Variable]) -> Result<Vec<Step>, HarnessError> {
-    let mut steps = Vec::new();
     let mut calc = builtin_calc(programs)?;
     calc.run_for(100 * MS);
-    steps.push(Step {
-        what: "MANBOARD: drawing the board picture (from ENTER to `Done`)",
-        seconds: time_program(&mut calc, "MANBOARD")?,
-    });
-    steps.push(Step {
-        what: "MANCALA: starting, to the main menu",
-        seconds: time_program(&mut calc, "MANCALA")?,
-    });
-    steps.push(Step {
-        what: "PLAY: drawing the board with its rock counts",
-        seconds: time_key(&mut calc, Key::K1)?,
-    });
-    steps.push(Step {
-        what: "► : moving the arrow one hole",
-        seconds: time_key(&mut calc, Key::Right)?,
-    });
-    steps.push(Step {
-        what: "◄ : moving the arrow back",
-        seconds: time_key(&mut calc, Key::Left)?,
-    });
-    steps.push(Step {
-        what: "ENTER on hole 1 (4 rocks): sowing and redrawing the board",
-        seconds: time_key(&mut calc, Key::Enter)?,
-    });
-    steps.push(Step {
-        what: "the polling loops' pause between two `Get(` attempts (`For(I,1,150):End`)",
-        seconds: tibasic::calibration::run("For(I,1,150)\nEnd").map_err(HarnessError::Setup)?,
-    });
-    steps.push(Step {
-        what: "CALC VS CALC: second player's PLAY until it holds the first player's board",
-        seconds: connect_time(programs)?,
-    });
-    Ok(steps)
+    let steps = [
+        (
+            "MANBOARD: drawing the board picture (from ENTER to `Done`)",
+            time_program(&mut calc, "MANBOARD")?,
+        ),
+        (
+            "MANCALA: starting, to the main menu",
+            time_program(&mut calc, "MANCALA")?,
+        ),
+        (
+            "PLAY: drawing the board with its rock counts",
+            time_key(&mut calc, Key::K1)?,
+        ),
+        (
+            "► : moving the arrow one hole",
+            time_key(&mut calc, Key::Right)?,
+        ),
+        ("◄ : moving the arrow back", time_key(&mut calc, Key::Left)?),
+        (
+            "ENTER on hole 1 (4 rocks): sowing and redrawing the board",
+            time_key(&mut calc, Key::Enter)?,
+        ),
+        (
+            "the polling loops' pause between two `Get(` attempts (`For(I,1,150):End`)",
+            tibasic::calibration::run("For(I,1,150)\nEnd").map_err(HarnessError::Setup)?,
+        ),
+        (
+            "CALC VS CALC: second player's PLAY until it holds the first player's board",
+            connect_time(programs)?,
+        ),
+    ];
+    Ok(steps
+        .into_iter()
+        .map(|(what, seconds)| Step { what, seconds })
+        .collect())
 }
 
 /// The generated part of `docs/mancala-programs.md`.

@@ -81,6 +81,14 @@ fn from_ti84(name: &'static str, program: &'static str, passes: f64, ms: f64) ->
     }
 }
 
+/// `program` after the drawing programs' graph setup: axes off and a window where one unit is
+/// one pixel (Xmin 0, Xmax 94, Ymin -62, Ymax 0), so `Pt-On(15,~15)` is pixel (15,15).
+macro_rules! pixel_window {
+    ($program:literal) => {
+        concat!("AxesOff\n0->Xmin\n94->Xmax\n~62->Ymin\n0->Ymax\n", $program)
+    };
+}
+
 /// Every measured program.
 pub fn programs() -> Vec<Measured> {
     vec![
@@ -103,46 +111,46 @@ pub fn programs() -> Vec<Measured> {
         from_pixels("FOR-EMPTY", "For(A,0,2000)\nEnd", 36.0),
         from_pixels("EXPR-VAR", "For(A,0,2000)\nA\nEnd", 78.0),
         from_pixels("STORE-SUM", "For(A,0,2000)\n5+6->B\nEnd", 106.0),
-        from_pixels(
-            "LIST-ELEM",
-            "{1,2,3}->L1\nFor(A,0,2000)\nL1(1)\nEnd",
-            120.0,
-        ),
+        from_pixels("LIST-ELEM", "{1,2,3}->L1\nFor(A,0,2000)\nL1(1)\nEnd", 120.0),
         from_pixels("IF-FALSE", "For(A,0,2000)\nIf 0\n\nEnd", 79.0),
         from_pixels("IF-THEN-TRUE", "For(A,0,2000)\nIf 1\nThen\nEnd\nEnd", 91.0),
         from_pixels("GETKEY", "For(A,0,2000)\ngetKey\nEnd", 61.0),
         from_pixels("GETKEY-STORE", "For(A,0,2000)\ngetKey->B\nEnd", 88.0),
         from_pixels(
             "PXL-ON",
-            "AxesOff\n0->Xmin\n94->Xmax\n~62->Ymin\n0->Ymax\nFor(A,0,2000)\nPxl-On(15,15)\nEnd",
+            pixel_window!("For(A,0,2000)\nPxl-On(15,15)\nEnd"),
             76.0,
         ),
         from_pixels(
             "PT-ON",
-            "AxesOff\n0->Xmin\n94->Xmax\n~62->Ymin\n0->Ymax\nFor(A,0,2000)\nPt-On(15,~15)\nEnd",
+            pixel_window!("For(A,0,2000)\nPt-On(15,~15)\nEnd"),
             112.0,
         ),
         from_pixels(
             "LINE-2",
-            "AxesOff\n0->Xmin\n94->Xmax\n~62->Ymin\n0->Ymax\nFor(A,0,2000)\nLine(15,~15,16,~15)\nEnd",
+            pixel_window!("For(A,0,2000)\nLine(15,~15,16,~15)\nEnd"),
             130.0,
         ),
         from_pixels(
             "LINE-16",
-            "AxesOff\n0->Xmin\n94->Xmax\n~62->Ymin\n0->Ymax\nFor(A,0,2000)\nLine(15,~15,30,~15)\nEnd",
+            pixel_window!("For(A,0,2000)\nLine(15,~15,30,~15)\nEnd"),
             262.0,
         ),
         from_pixels(
             "HORIZONTAL",
-            "AxesOff\n0->Xmin\n94->Xmax\n~62->Ymin\n0->Ymax\nFor(A,0,2000)\nHorizontal ~15\nEnd",
+            pixel_window!("For(A,0,2000)\nHorizontal ~15\nEnd"),
             661.0,
         ),
         from_pixels(
             "VERTICAL",
-            "AxesOff\n0->Xmin\n94->Xmax\n~62->Ymin\n0->Ymax\nFor(A,0,2000)\nVertical 15\nEnd",
+            pixel_window!("For(A,0,2000)\nVertical 15\nEnd"),
             483.0,
         ),
-        from_pixels("OUTPUT-NUM", "ClrHome\nFor(A,0,2000)\nOutput(3,2,A)\nEnd", 134.0),
+        from_pixels(
+            "OUTPUT-NUM",
+            "ClrHome\nFor(A,0,2000)\nOutput(3,2,A)\nEnd",
+            134.0,
+        ),
         from_pixels(
             "OUTPUT-TEXT",
             "ClrHome\nFor(A,0,2000)\nOutput(3,2,\"I DIE!\")\nEnd",
@@ -160,12 +168,12 @@ pub fn programs() -> Vec<Measured> {
         ),
         from_pixels(
             "TEXT-NUM",
-            "AxesOff\n0->Xmin\n94->Xmax\n~62->Ymin\n0->Ymax\nFor(A,0,2000)\nText(16,12,A)\nEnd",
+            pixel_window!("For(A,0,2000)\nText(16,12,A)\nEnd"),
             216.0,
         ),
         from_pixels(
             "TEXT-CLRHOME",
-            "AxesOff\n0->Xmin\n94->Xmax\n~62->Ymin\n0->Ymax\nFor(A,0,2000)\nText(16,12,\"I DIE!\")\nClrHome\nEnd",
+            pixel_window!("For(A,0,2000)\nText(16,12,\"I DIE!\")\nClrHome\nEnd"),
             329.0,
         ),
         from_ti84(
@@ -176,13 +184,13 @@ pub fn programs() -> Vec<Measured> {
         ),
         from_ti84(
             "RECALLPIC",
-            "AxesOff\n0->Xmin\n94->Xmax\n~62->Ymin\n0->Ymax\nStorePic 1\nFor(A,1,100)\nRecallPic 1\nEnd",
+            pixel_window!("StorePic 1\nFor(A,1,100)\nRecallPic 1\nEnd"),
             100.0,
             27.0,
         ),
         from_ti84(
             "STOREPIC",
-            "AxesOff\n0->Xmin\n94->Xmax\n~62->Ymin\n0->Ymax\nFor(A,1,100)\nStorePic 1\nEnd",
+            pixel_window!("For(A,1,100)\nStorePic 1\nEnd"),
             100.0,
             3.5,
         ),
@@ -201,12 +209,7 @@ pub fn run(program: &str) -> Result<f64, String> {
     tap(&mut calc, Key::Enter);
     calc.press(Key::Enter);
     let t0 = calc.now();
-    let status = |c: &Calc| {
-        c.firmware()
-            .as_any()
-            .downcast_ref::<BasicFirmware>()
-            .map(|f| (f.status(), f.program_active()))
-    };
+    let status = |c: &Calc| BasicFirmware::of(c).map(|f| (f.status(), f.program_active()));
     let step = 6_000;
     let mut started = false;
     loop {

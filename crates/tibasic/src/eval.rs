@@ -294,7 +294,7 @@ fn postfix<E: Env>(env: &mut E, op: u8, v: Value) -> Result<Value, ErrorKind> {
     env.charge(crate::cost::POSTFIX_OP);
     match op {
         SQUARE => match v {
-            Value::Matrix(m) => Ok(Value::Matrix(mat_mul(&m, &m)?)),
+            Value::Matrix(m) => Ok(Value::Matrix(matrix::mul(&m, &m)?)),
             v => map1(v, |x| x.mul(x).map_err(math)),
         },
         CUBE => match v {
@@ -347,30 +347,6 @@ fn postfix<E: Env>(env: &mut E, op: u8, v: Value) -> Result<Value, ErrorKind> {
     }
 }
 
-fn mat_mul(a: &Matrix, b: &Matrix) -> Result<Matrix, ErrorKind> {
-    if a.cols != b.rows {
-        return Err(ErrorKind::DimMismatch);
-    }
-    let mut data = Vec::with_capacity(a.rows * b.cols);
-    for r in 0..a.rows {
-        for c in 0..b.cols {
-            let mut acc = Real::ZERO;
-            for k in 0..a.cols {
-                let p = a.data[r * a.cols + k]
-                    .mul(b.data[k * b.cols + c])
-                    .map_err(math)?;
-                acc = acc.add(p).map_err(math)?;
-            }
-            data.push(acc);
-        }
-    }
-    Ok(Matrix {
-        rows: a.rows,
-        cols: b.cols,
-        data,
-    })
-}
-
 fn mat_elementwise(
     a: Matrix,
     b: Matrix,
@@ -397,7 +373,7 @@ fn binary(op: u8, a: Value, b: Value) -> Result<Value, ErrorKind> {
     match (op, a, b) {
         (PLUS, Value::Matrix(x), Value::Matrix(y)) => mat_elementwise(x, y, |p, q| p.add(q)),
         (MINUS, Value::Matrix(x), Value::Matrix(y)) => mat_elementwise(x, y, |p, q| p.sub(q)),
-        (TIMES, Value::Matrix(x), Value::Matrix(y)) => Ok(Value::Matrix(mat_mul(&x, &y)?)),
+        (TIMES, Value::Matrix(x), Value::Matrix(y)) => Ok(Value::Matrix(matrix::mul(&x, &y)?)),
         (POWER, Value::Matrix(x), Value::Real(n)) => Ok(Value::Matrix(matrix::power(&x, n)?)),
         (TIMES, Value::Real(s), Value::Matrix(mut m))
         | (TIMES, Value::Matrix(mut m), Value::Real(s)) => {

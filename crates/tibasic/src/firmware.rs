@@ -129,6 +129,11 @@ impl BasicFirmware {
         }
     }
 
+    /// The runtime `calc` runs, or None when it runs another firmware (a ROM).
+    pub fn of(calc: &ti82_machine::Calc) -> Option<&BasicFirmware> {
+        calc.firmware().as_any().downcast_ref()
+    }
+
     /// The interpreter's status (running, waiting, done, error).
     pub fn status(&self) -> Status {
         self.interp.status()

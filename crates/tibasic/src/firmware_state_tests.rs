@@ -92,10 +92,7 @@ fn times_and_keys_that_would_overflow_are_refused() {
 }
 
 fn fw_of(calc: &Calc) -> &BasicFirmware {
-    calc.firmware()
-        .as_any()
-        .downcast_ref::<BasicFirmware>()
-        .expect("runtime")
+    BasicFirmware::of(calc).expect("runtime")
 }
 
 /// The interpreter's part, written by hand: a `Menu(` wait with no items (the firmware would

@@ -220,10 +220,6 @@ impl<'a> Os<'a> {
         self.hw.mem.ram_mut()
     }
 
-    pub fn charge_t(&mut self, t: u64) {
-        self.hw.now += t;
-    }
-
     /// Finds a variable's VAT entry. Every variable access of a running program comes here,
     /// so the entry's address is remembered and checked in place next time (type and name
     /// bytes still there, inside the VAT) before the VAT is walked again.
@@ -277,7 +273,7 @@ impl<'a> Os<'a> {
     }
 
     fn store_var(&mut self, name: VarName, data: VarData) -> Result<(), ErrorKind> {
-        self.charge_t(cost::VAT_CREATE);
+        self.charge(cost::VAT_CREATE);
         vat::store(self.ram_mut(), &Variable { name, data })
             .map(|_| ())
             .map_err(vat_err)
@@ -442,7 +438,7 @@ impl<'a> Os<'a> {
 
     /// ClrDraw: clears the drawing and redraws the axes (if on), as the OS redraws the graph.
     pub fn clear_draw(&mut self) {
-        self.charge_t(cost::CLR_DRAW);
+        self.charge(cost::CLR_DRAW);
         screen::plot_mut(self.ram_mut()).fill(0);
         if self.st.modes.axes {
             let (r0, c0) = self.to_pixel(Real::ZERO, Real::ZERO);
@@ -508,7 +504,7 @@ impl<'a> Os<'a> {
         } else {
             screen::set_cursor(ram, row + 1, 0);
         }
-        self.charge_t(cost::DISP + cost::HOME_CHAR * line.len() as u64);
+        self.charge(cost::DISP + cost::HOME_CHAR * line.len() as u64);
     }
 
     fn pic_number(v: &Value) -> Result<u8, ErrorKind> {
@@ -522,7 +518,7 @@ impl<'a> Os<'a> {
     /// The display characters of a value, charging the number formatting.
     fn text_codes(&mut self, v: &Value) -> Vec<u8> {
         let codes = value_codes(v, self.st.modes.format()).0;
-        self.charge_t(format_cost(v, codes.len()));
+        self.charge(format_cost(v, codes.len()));
         codes
     }
 }
@@ -541,7 +537,7 @@ impl Env for Os<'_> {
         let name = VarName::from_bytes(&[var]);
         match self.find(VarType::Real, &name)? {
             Some(e) => {
-                self.charge_t(cost::STORE_REAL);
+                self.charge(cost::STORE_REAL);
                 self.set_var_real(u32::from(e.data_addr), v)
             }
             None => self.store_var(name, VarData::Real(tf(v))),
@@ -569,7 +565,7 @@ impl Env for Os<'_> {
     }
 
     fn list(&mut self, k: u8) -> Result<Vec<Real>, ErrorKind> {
-        self.charge_t(cost::LIST_READ);
+        self.charge(cost::LIST_READ);
         match vat::read_list(self.ram(), k.saturating_add(1)).map_err(vat_err)? {
             Some(l) => Ok(l.into_iter().map(real_of).collect()),
             None => Err(ErrorKind::Undefined),
@@ -584,7 +580,7 @@ impl Env for Os<'_> {
         if i == 0 || i > n {
             return Err(ErrorKind::InvalidDim);
         }
-        self.charge_t(cost::LIST_ELEM);
+        self.charge(cost::LIST_ELEM);
         self.var_real(u32::from(e.data_addr) + 2 + 9 * (i as u32 - 1))
     }
 
@@ -613,7 +609,7 @@ impl Env for Os<'_> {
     }
 
     fn get_key(&mut self) -> u8 {
-        self.charge_t(cost::GETKEY);
+        self.charge(cost::GETKEY);
         keys::take_key(self.hw).map_or(0, keys::getkey_code)
     }
 
@@ -625,7 +621,7 @@ impl Env for Os<'_> {
         let (seeds, r) = rand::next(seeds);
         self.write_real_at(SEED1, Real::from_i64(seeds.0));
         self.write_real_at(SEED2, Real::from_i64(seeds.1));
-        self.charge_t(cost::RAND);
+        self.charge(cost::RAND);
         r
     }
 
@@ -658,7 +654,7 @@ impl Sys for Os<'_> {
                 let n = entry.map_or(0, |e| usize::from(vat::word(self.ram(), e.data_addr)));
                 match entry {
                     Some(e) if i <= n => {
-                        self.charge_t(cost::STORE_ELEM);
+                        self.charge(cost::STORE_ELEM);
                         self.set_var_real(u32::from(e.data_addr) + 2 + 9 * (i as u32 - 1), x)
                     }
                     // One past the end extends the list (spec §6.3).
@@ -732,7 +728,7 @@ impl Sys for Os<'_> {
             }),
             _ => return Ok(()),
         };
-        self.charge_t(cost::ANS_UPDATE);
+        self.charge(cost::ANS_UPDATE);
         // Ans changes type freely: drop an Ans of another type first.
         let ty = data.var_type();
         for other in [VarType::Real, VarType::List, VarType::Matrix] {
@@ -763,7 +759,7 @@ impl Sys for Os<'_> {
     fn clr_home(&mut self) {
         screen::clear_home(self.ram_mut());
         self.st.scroll_pending = false;
-        self.charge_t(cost::CLR_HOME);
+        self.charge(cost::CLR_HOME);
         self.show_home();
     }
 
@@ -774,7 +770,7 @@ impl Sys for Os<'_> {
     fn disp_shown(&mut self, v: &Value, shown: Form) -> Result<(), ErrorKind> {
         let lines = value_lines(v, self.st.modes.format(), shown);
         let chars: usize = lines.iter().map(|(codes, _)| codes.len()).sum();
-        self.charge_t(format_cost(v, chars));
+        self.charge(format_cost(v, chars));
         for (codes, right) in lines {
             self.home_line(&codes, right);
         }
@@ -790,7 +786,7 @@ impl Sys for Os<'_> {
         let ram = self.hw.mem.ram_mut();
         let (r, c) = screen::write_at(ram, row as usize - 1, col as usize - 1, &codes);
         screen::set_cursor(ram, r, c);
-        self.charge_t(cost::OUTPUT + cost::HOME_CHAR * codes.len() as u64);
+        self.charge(cost::OUTPUT + cost::HOME_CHAR * codes.len() as u64);
         self.show_home();
         Ok(())
     }
@@ -814,7 +810,7 @@ impl Sys for Os<'_> {
                 for v in &args[2..] {
                     codes.extend(self.text_codes(v));
                 }
-                self.charge_t(cost::TEXT + cost::GLYPH * codes.len() as u64);
+                self.charge(cost::TEXT + cost::GLYPH * codes.len() as u64);
                 let end = screen::text(screen::plot_mut(self.hw.mem.ram_mut()), r, c, &codes);
                 let ram = self.ram_mut();
                 ram[screen::off(screen::PEN_ROW)] = r as u8;
@@ -830,7 +826,7 @@ impl Sys for Os<'_> {
                     _ => Ink::Change,
                 };
                 screen::pixel(screen::plot_mut(self.hw.mem.ram_mut()), r, c, ink);
-                self.charge_t(cost::PXL);
+                self.charge(cost::PXL);
                 self.show_graph();
             }
             (PT_ON | PT_OFF | PT_CHANGE, 2) => {
@@ -842,7 +838,7 @@ impl Sys for Os<'_> {
                     _ => Ink::Change,
                 };
                 screen::pixel(screen::plot_mut(self.hw.mem.ram_mut()), r, c, ink);
-                self.charge_t(cost::PT);
+                self.charge(cost::PT);
                 self.show_graph();
             }
             (LINE, 4 | 5) => {
@@ -855,7 +851,7 @@ impl Sys for Os<'_> {
                 let a = self.to_pixel(v[0], v[1]);
                 let b = self.to_pixel(v[2], v[3]);
                 let n = screen::line(screen::plot_mut(self.hw.mem.ram_mut()), a, b, ink);
-                self.charge_t(cost::LINE + cost::LINE_PIXEL * u64::from(n));
+                self.charge(cost::LINE + cost::LINE_PIXEL * u64::from(n));
                 self.show_graph();
             }
             (HORIZONTAL, 1) => {
@@ -863,7 +859,7 @@ impl Sys for Os<'_> {
                 let (r, _) = self.to_pixel(Real::ZERO, y);
                 let buf = screen::plot_mut(self.hw.mem.ram_mut());
                 screen::line(buf, (r, 0), (r, screen::GRAPH_COLS - 1), Ink::On);
-                self.charge_t(cost::LINE + cost::LINE_PIXEL * 95);
+                self.charge(cost::LINE + cost::LINE_PIXEL * 95);
                 self.show_graph();
             }
             (VERTICAL, 1) => {
@@ -871,7 +867,7 @@ impl Sys for Os<'_> {
                 let (_, c) = self.to_pixel(x, Real::ZERO);
                 let buf = screen::plot_mut(self.hw.mem.ram_mut());
                 screen::line(buf, (0, c), (screen::GRAPH_ROWS - 1, c), Ink::On);
-                self.charge_t(cost::LINE + cost::LINE_PIXEL * 63);
+                self.charge(cost::LINE + cost::LINE_PIXEL * 63);
                 self.show_graph();
             }
             (CIRCLE, 3) => {
@@ -889,13 +885,13 @@ impl Sys for Os<'_> {
                     rx.min(4000.0) as i64,
                     ry.min(4000.0) as i64,
                 );
-                self.charge_t(cost::CIRCLE + cost::LINE_PIXEL * 4 * u64::from(n));
+                self.charge(cost::CIRCLE + cost::LINE_PIXEL * 4 * u64::from(n));
                 self.show_graph();
             }
             (STORE_PIC, 1) => {
                 let n = Self::pic_number(&args[0])?;
                 let pic = screen::plot(self.ram())[..tifiles::var::PICTURE_SIZE].to_vec();
-                self.charge_t(cost::STORE_PIC);
+                self.charge(cost::STORE_PIC);
                 self.store_var(
                     VarName::from_bytes(&[PREFIX_PIC, n - 1]),
                     VarData::Picture(pic),
@@ -915,7 +911,7 @@ impl Sys for Os<'_> {
                 for (d, s) in buf.iter_mut().zip(pic.iter()) {
                     *d |= *s;
                 }
-                self.charge_t(cost::RECALL_PIC);
+                self.charge(cost::RECALL_PIC);
                 self.show_graph();
             }
             (STORE_GDB, 1) => {

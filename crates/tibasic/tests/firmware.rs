@@ -37,10 +37,7 @@ fn text(calc: &Calc) -> Vec<String> {
 }
 
 fn fw(calc: &Calc) -> &BasicFirmware {
-    calc.firmware()
-        .as_any()
-        .downcast_ref::<BasicFirmware>()
-        .expect("runtime firmware")
+    BasicFirmware::of(calc).expect("runtime firmware")
 }
 
 fn program_source(name: &str) -> String {

@@ -85,10 +85,7 @@ fn calc_with(name: &str, tokens: Vec<u8>) -> Calc {
 }
 
 fn fw(calc: &Calc) -> &BasicFirmware {
-    calc.firmware()
-        .as_any()
-        .downcast_ref::<BasicFirmware>()
-        .expect("runtime firmware")
+    BasicFirmware::of(calc).expect("runtime firmware")
 }
 
 fn error_of(calc: &Calc) -> Option<ErrorKind> {

@@ -258,11 +258,7 @@ fn send_to_a_calculator_that_ignores_rts_is_a_transmission_error() {
     sb.push((4_000, None));
     let (_a, b) = two_threads(a, b, sa, sb);
     // The transfer ends with an error screen, not a hang, and Disp never ran.
-    let fw = b
-        .firmware()
-        .as_any()
-        .downcast_ref::<BasicFirmware>()
-        .unwrap();
+    let fw = BasicFirmware::of(&b).unwrap();
     let err = fw.last_error().expect("an error");
     assert_eq!(err.kind, tibasic::value::ErrorKind::Link);
     assert_eq!(err.kind.ti_name(), "TRANSMISSION");
@@ -288,11 +284,7 @@ fn send_survives_a_save_state_mid_transfer() {
     // ENTER, then stop a few ms into the transfer and save; restoring the state into the
     // same calculator must carry on where it was.
     let sending = |calc: &Calc| {
-        let fw = calc
-            .firmware()
-            .as_any()
-            .downcast_ref::<BasicFirmware>()
-            .unwrap();
+        let fw = BasicFirmware::of(calc).unwrap();
         matches!(
             fw.status(),
             tibasic::interp::Status::Waiting(tibasic::interp::Wait::Send(_))

@@ -4,21 +4,13 @@
 //! our decision), and no overflow however many programs there are.
 
 use ti82_machine::{Calc, Key};
-use tibasic::firmware::{install, menu_label, program_names, program_var, BasicFirmware};
+use tibasic::firmware::{install, menu_label, program_names, program_var, tap, BasicFirmware};
 
 const MS: u64 = 6_000;
 
-fn tap(calc: &mut Calc, k: Key) {
-    calc.press(k);
-    calc.run_for(60 * MS);
-    calc.release(k);
-    calc.run_for(60 * MS);
-}
-
 fn text(calc: &Calc) -> Vec<String> {
-    let shadow = &calc.ram()[0x8F..0x8F + 128];
-    shadow
-        .chunks(16)
+    tibasic::screen::shadow(calc.ram())
+        .chunks(tibasic::screen::COLS)
         .map(|row| tibasic::font::decode(row).trim_end().to_string())
         .collect()
 }

@@ -56,10 +56,7 @@ fn programs(text: &str, file: &Path) -> Vec<(String, String)> {
 }
 
 fn fw(calc: &Calc) -> &BasicFirmware {
-    calc.firmware()
-        .as_any()
-        .downcast_ref::<BasicFirmware>()
-        .expect("the built-in runtime")
+    BasicFirmware::of(calc).expect("the built-in runtime")
 }
 
 /// Runs one step of a script; `snaps` collects the screens `snap` and `shot` record.

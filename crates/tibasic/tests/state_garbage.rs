@@ -19,10 +19,7 @@ fn calc_with(src: &str) -> Calc {
 }
 
 fn fw(calc: &Calc) -> &BasicFirmware {
-    calc.firmware()
-        .as_any()
-        .downcast_ref::<BasicFirmware>()
-        .expect("runtime firmware")
+    BasicFirmware::of(calc).expect("runtime firmware")
 }
 
 /// Keys that reach every screen: menus, prompts, the PRGM menu, errors.

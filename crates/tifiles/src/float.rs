@@ -262,39 +262,6 @@ impl TiFloat {
     }
 }
 
-/// Round arbitrary many significant digits (first non-zero) to 14, half up, build.
-fn round_and_build(neg: bool, exp: i32, digits: &[u8]) -> Result<TiFloat, FloatError> {
-    let first = match digits.iter().position(|&d| d != 0) {
-        Some(p) => p,
-        None => return Ok(TiFloat::ZERO),
-    };
-    let digits = &digits[first..];
-    let exp = exp - first as i32;
-    let mut d = [0u8; 14];
-    for (slot, &x) in d.iter_mut().zip(digits) {
-        *slot = x;
-    }
-    let mut e = exp;
-    if digits.len() > 14 && digits[14] >= 5 {
-        let mut carried = true;
-        for x in d.iter_mut().rev() {
-            if *x == 9 {
-                *x = 0;
-            } else {
-                *x += 1;
-                carried = false;
-                break;
-            }
-        }
-        if carried {
-            d = [0; 14];
-            d[0] = 1;
-            e += 1;
-        }
-    }
-    TiFloat::from_parts(neg, e, &d)
-}
-
 fn hex(b: &[u8]) -> String {
     b.iter()
         .map(|x| format!("{x:02X}"))
@@ -302,82 +269,21 @@ fn hex(b: &[u8]) -> String {
         .join(" ")
 }
 
-/// Parses decimal text straight into BCD digits (no f64): optional sign (`-`,
-/// `~`, `⁻`), digits with an optional point, optional exponent (`E`, `e`, `ᴇ`,
-/// `|E`) with optional sign. More than 14 digits are rounded half up.
+/// Parses decimal text with [`Real::parse`]'s syntax (optional sign `-`, `~` or `⁻`, digits
+/// with an optional point, optional exponent `E`, `e` or `ᴇ` with optional sign), plus the
+/// token spelling `|E` of the exponent mark. More than 14 digits are rounded half away from
+/// zero; below 1ᴇ⁻99 is zero.
 impl std::str::FromStr for TiFloat {
     type Err = FloatError;
 
     fn from_str(text: &str) -> Result<TiFloat, FloatError> {
-        let err = || FloatError::Syntax(text.chars().take(64).collect());
-        let s = text.trim();
-        let (neg, rest) = strip_sign(s);
-        let (mant, exp_text) = split_exponent(rest);
-        let mut digits: Vec<u8> = Vec::new();
-        let mut point_pos: Option<usize> = None;
-        for c in mant.chars() {
-            match c {
-                '0'..='9' => {
-                    // Only keep what matters for rounding; count the rest as places.
-                    digits.push(c as u8 - b'0');
-                }
-                '.' if point_pos.is_none() => point_pos = Some(digits.len()),
-                _ => return Err(err()),
-            }
-        }
-        if digits.is_empty() {
-            return Err(err());
-        }
-        let int_len = point_pos.unwrap_or(digits.len()) as i64;
-        let mut exp10: i64 = 0;
-        if let Some(et) = exp_text {
-            let (eneg, edigits) = match et.strip_prefix('+') {
-                Some(r) => (false, r),
-                None => strip_sign(et),
-            };
-            if edigits.is_empty() || !edigits.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(err());
-            }
-            // Saturate: absurd exponents are over/underflow, not a parse error.
-            let mut v: i64 = 0;
-            for b in edigits.bytes() {
-                v = (v * 10 + i64::from(b - b'0')).min(1_000_000);
-            }
-            exp10 = if eneg { -v } else { v };
-        }
-        let first = match digits.iter().position(|&d| d != 0) {
-            Some(p) => p,
-            None => return Ok(TiFloat::ZERO),
-        };
-        // exponent of digits[first]
-        let e = int_len - 1 - first as i64 + exp10;
-        let sig: Vec<u8> = digits[first..].iter().copied().take(15).collect();
-        if e < i64::from(MIN_EXP) - 1 {
-            return Ok(TiFloat::ZERO);
-        }
-        if e > i64::from(MAX_EXP) + 1 {
-            return Err(FloatError::Overflow(e));
-        }
-        round_and_build(neg, e as i32, &sig)
+        let (neg, coef, exp10) = Real::scan(&text.replace("|E", "E"))
+            .ok_or_else(|| FloatError::Syntax(text.chars().take(64).collect()))?;
+        Real::from_parts(neg, coef, exp10)
+            .map(|r| TiFloat(r.to_bcd()))
+            // Rounding up may carry into one more digit: an overflow is at 10^100 or above.
+            .map_err(|_| FloatError::Overflow((exp10 + crate::real::ndigits(coef) - 1).max(100)))
     }
-}
-
-fn strip_sign(s: &str) -> (bool, &str) {
-    for m in ["-", "~", "\u{207B}", "\u{2212}"] {
-        if let Some(r) = s.strip_prefix(m) {
-            return (true, r);
-        }
-    }
-    (false, s)
-}
-
-fn split_exponent(s: &str) -> (&str, Option<&str>) {
-    for m in ["|E", "\u{1D07}", "E", "e"] {
-        if let Some(i) = s.find(m) {
-            return (&s[..i], Some(&s[i + m.len()..]));
-        }
-    }
-    (s, None)
 }
 
 impl fmt::Display for TiFloat {
@@ -444,6 +350,16 @@ mod tests {
         assert!("9.99999999999999e99".parse::<TiFloat>().is_err());
         assert!("".parse::<TiFloat>().is_err());
         assert!("1..2".parse::<TiFloat>().is_err());
+        assert_eq!("1e250".parse::<TiFloat>(), Err(FloatError::Overflow(250)));
+        assert_eq!(
+            "9.99999999999999e99".parse::<TiFloat>(),
+            Err(FloatError::Overflow(100))
+        );
+        assert_eq!(
+            "1.2.3".parse::<TiFloat>(),
+            Err(FloatError::Syntax("1.2.3".into()))
+        );
+        assert_eq!(f("~1.5|E~12"), f("-1.5e-12"));
     }
 
     #[test]

@@ -132,7 +132,7 @@ fn p10(n: i64) -> u128 {
 }
 
 /// Number of decimal digits of `c` (0 for 0).
-fn ndigits(c: u128) -> i64 {
+pub(crate) fn ndigits(c: u128) -> i64 {
     c.checked_ilog10().map_or(0, |d| d as i64 + 1)
 }
 
@@ -241,7 +241,7 @@ impl Real {
     };
 
     /// Rounds ±`c`·10^`e` to 14 digits (half away from zero).
-    fn from_parts(neg: bool, c: u128, e: i64) -> MathResult {
+    pub(crate) fn from_parts(neg: bool, c: u128, e: i64) -> MathResult {
         if c == 0 {
             return Ok(Real::ZERO);
         }
@@ -346,6 +346,13 @@ impl Real {
     /// digits. A bare `ᴇ3` means 1ᴇ3. Extra digits are rounded. `None` for malformed text or
     /// a value that overflows.
     pub fn parse(text: &str) -> Option<Real> {
+        let (neg, coef, exp10) = Real::scan(text)?;
+        Real::from_parts(neg, coef, exp10).ok()
+    }
+
+    /// The syntax step of [`Real::parse`]: ±`coefficient`·10^`exp10` before rounding to 14
+    /// digits, or `None` for malformed text.
+    pub(crate) fn scan(text: &str) -> Option<(bool, u128, i64)> {
         let is_minus = |c: char| matches!(c, '-' | '⁻' | '~' | '\u{2212}');
         let mut chars = text.trim().chars().peekable();
         let neg = chars.next_if(|&c| is_minus(c)).is_some();
@@ -406,7 +413,7 @@ impl Real {
         if mantissa_digits == 0 || chars.next().is_some() {
             return None;
         }
-        Real::from_parts(neg, coef, scale + exp).ok()
+        Some((neg, coef, scale + exp))
     }
 
     /// The nearest `f64`.
@@ -1287,18 +1294,24 @@ impl Ext {
     }
 }
 
-/// Σ rⁿ/n!, for small |r|.
-fn exp_series(r: Ext) -> Ext {
-    let mut term = Ext::ONE;
-    let mut sum = Ext::ONE;
-    for n in 1..100 {
-        term = term.mul(r).div(Ext::int(n));
+/// `first` plus the terms after it, term i made from term i−1 by `next(term, i)` for
+/// i = 1…`max`, stopping at the first negligible term.
+fn series(first: Ext, max: i64, mut next: impl FnMut(Ext, i64) -> Ext) -> Ext {
+    let mut term = first;
+    let mut sum = first;
+    for i in 1..=max {
+        term = next(term, i);
         if term.negligible(sum) {
             break;
         }
         sum = sum.add(term);
     }
     sum
+}
+
+/// Σ rⁿ/n!, for small |r|.
+fn exp_series(r: Ext) -> Ext {
+    series(Ext::ONE, 99, |t, n| t.mul(r).div(Ext::int(n)))
 }
 
 /// eᵗ. Huge arguments give a value that overflows in [`Ext::to_real`]; very negative ones 0.
@@ -1384,47 +1397,26 @@ fn ln_ext(y: Ext) -> Ext {
         .add(ln1p_small(w.sub(Ext::ONE)))
 }
 
+/// Σ (−1)ⁱ r²ⁱ⁺¹/(2i+1)!.
 fn sin_series(r: Ext) -> Ext {
     let r2 = r.mul(r);
-    let mut term = r;
-    let mut sum = r;
-    for k in (1..60).step_by(2) {
-        term = term.mul(r2).div(Ext::int((k + 1) * (k + 2))).neg();
-        if term.negligible(sum) {
-            break;
-        }
-        sum = sum.add(term);
-    }
-    sum
+    series(r, 30, |t, i| {
+        t.mul(r2).div(Ext::int(2 * i * (2 * i + 1))).neg()
+    })
 }
 
+/// Σ (−1)ⁱ r²ⁱ/(2i)!.
 fn cos_series(r: Ext) -> Ext {
     let r2 = r.mul(r);
-    let mut term = Ext::ONE;
-    let mut sum = Ext::ONE;
-    for k in (0..60).step_by(2) {
-        term = term.mul(r2).div(Ext::int((k + 1) * (k + 2))).neg();
-        if term.negligible(sum) {
-            break;
-        }
-        sum = sum.add(term);
-    }
-    sum
+    series(Ext::ONE, 30, |t, i| {
+        t.mul(r2).div(Ext::int((2 * i - 1) * (2 * i))).neg()
+    })
 }
 
-/// sinh for |x| < 1.
+/// sinh for |x| < 1: Σ x²ⁱ⁺¹/(2i+1)!.
 fn sinh_series(x: Ext) -> Ext {
     let x2 = x.mul(x);
-    let mut term = x;
-    let mut sum = x;
-    for k in (1..60).step_by(2) {
-        term = term.mul(x2).div(Ext::int((k + 1) * (k + 2)));
-        if term.negligible(sum) {
-            break;
-        }
-        sum = sum.add(term);
-    }
-    sum
+    series(x, 30, |t, i| t.mul(x2).div(Ext::int(2 * i * (2 * i + 1))))
 }
 
 /// atan x in radians.
