@@ -609,12 +609,7 @@ impl Hardware {
                 return;
             }
         }
-        let p = if self.config.port_mirrors {
-            port & 0x1F
-        } else {
-            port
-        };
-        match p {
+        match self.decoded_port(port) {
             0x00 => self.link_write(v, t),
             0x01 => self.keypad.select(v),
             0x02 => self.mem.write_port2(v),
@@ -623,6 +618,16 @@ impl Hardware {
             0x10 => self.lcd.command(v, t),
             0x11 => self.lcd.write_data(v, t),
             _ => self.unknown_port_accesses += 1,
+        }
+    }
+
+    /// The port a write to `port` reaches: A4–A0 only with the mirrors (TI-83 ASIC decoding,
+    /// §4.2 [E]), else the full low byte.
+    pub(crate) fn decoded_port(&self, port: u8) -> u8 {
+        if self.config.port_mirrors {
+            port & 0x1F
+        } else {
+            port
         }
     }
 
