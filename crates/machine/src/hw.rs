@@ -306,9 +306,7 @@ pub struct Hardware {
 impl Hardware {
     pub fn new(config: Config) -> Self {
         let mut lcd = Lcd::new();
-        lcd.set_drop_when_busy(config.lcd_drop_when_busy);
-        lcd.set_busy_t(u64::from(config.lcd_busy_t));
-        lcd.set_6bit_left_pixels(config.lcd_6bit_left_pixels);
+        configure_lcd(&mut lcd, &config);
         let mut mem = Memory::new(config.paging);
         if config.port2_reads_f8 {
             // §3.3 [E]: TilEm's port 02h reads F8h until first written; the mapping is ours.
@@ -366,9 +364,7 @@ impl Hardware {
     pub fn apply(&mut self, choice: HwChoice) {
         self.config.apply(choice);
         let c = &self.config;
-        self.lcd.set_drop_when_busy(c.lcd_drop_when_busy);
-        self.lcd.set_busy_t(u64::from(c.lcd_busy_t));
-        self.lcd.set_6bit_left_pixels(c.lcd_6bit_left_pixels);
+        configure_lcd(&mut self.lcd, c);
         if choice == HwChoice::Port2F8 && self.mem.port2() == self.mem.port2_mapping() {
             self.mem.set_unwritten_read(0xF8);
         }
@@ -640,6 +636,14 @@ impl Hardware {
     pub fn port4(&self) -> u8 {
         self.port4
     }
+}
+
+/// Copies the LCD's choices from `config` into `lcd` (it keeps its own copies, read per
+/// access).
+fn configure_lcd(lcd: &mut Lcd, config: &Config) {
+    lcd.set_drop_when_busy(config.lcd_drop_when_busy);
+    lcd.set_busy_t(u64::from(config.lcd_busy_t));
+    lcd.set_6bit_left_pixels(config.lcd_6bit_left_pixels);
 }
 
 impl Bus for Hardware {
