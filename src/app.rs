@@ -265,19 +265,12 @@ impl Machine {
     pub fn advance(&mut self, t: u64) -> Result<()> {
         let end = self.calc.now().saturating_add(t);
         loop {
-            self.player.apply(&mut self.calc)?;
-            self.holds.release_due(&mut self.calc);
+            self.play_due()?;
             let now = self.calc.now();
             if now >= end || self.holds.stalled(now) {
                 break;
             }
-            let mut chunk = (end - now).min(FRAME_T);
-            if self.player.busy_until > now {
-                chunk = chunk.min(self.player.busy_until - now);
-            }
-            if let Some(up) = self.holds.next_up().filter(|&up| up > now) {
-                chunk = chunk.min(up - now);
-            }
+            let chunk = self.next_chunk((end - now).min(FRAME_T));
             match (&mut self.bot, &mut self.net) {
                 (Some(bot), _) => bot.run(&mut self.calc, chunk),
                 (None, Some(net)) => {
@@ -303,6 +296,22 @@ impl Machine {
             self.advance(t)?;
         }
         Ok(())
+    }
+
+    /// Plays the queued keys due now and releases the held keys whose time has come.
+    fn play_due(&mut self) -> Result<()> {
+        self.player.apply(&mut self.calc)?;
+        self.holds.release_due(&mut self.calc);
+        Ok(())
+    }
+
+    /// `chunk` cut so that it ends at the player's next step or the next key release.
+    fn next_chunk(&self, chunk: u64) -> u64 {
+        let now = self.calc.now();
+        [self.player.busy_until, self.holds.next_up().unwrap_or(0)]
+            .into_iter()
+            .filter(|&at| at > now)
+            .fold(chunk, |c, at| c.min(at - now))
     }
 
     pub(crate) fn after_chunk(&mut self) -> Result<()> {
@@ -553,24 +562,13 @@ pub fn start_pair(setup: &Setup, m: &MachineArgs) -> Result<(Machine, Machine)> 
 pub fn advance_pair(a: &mut Machine, b: &mut Machine, t: u64) -> Result<()> {
     let end = a.calc.now().saturating_add(t);
     loop {
-        a.player.apply(&mut a.calc)?;
-        b.player.apply(&mut b.calc)?;
-        a.holds.release_due(&mut a.calc);
-        b.holds.release_due(&mut b.calc);
+        a.play_due()?;
+        b.play_due()?;
         let now = a.calc.now();
         if now >= end || a.holds.stalled(now) || b.holds.stalled(b.calc.now()) {
             break;
         }
-        let mut chunk = (end - now).min(FRAME_T);
-        for m in [&*a, &*b] {
-            let n = m.calc.now();
-            if m.player.busy_until > n {
-                chunk = chunk.min(m.player.busy_until - n);
-            }
-            if let Some(up) = m.holds.next_up().filter(|&up| up > n) {
-                chunk = chunk.min(up - n);
-            }
-        }
+        let chunk = b.next_chunk(a.next_chunk((end - now).min(FRAME_T)));
         match (&mut a.wire, &mut b.wire) {
             (Some(ea), Some(eb)) => {
                 ti82_machine::cable::run_pair_ends(&mut a.calc, ea, &mut b.calc, eb, chunk.max(1))

@@ -541,29 +541,26 @@ impl KeyHolds {
         self.last_wall = Some(wall);
         let now = calc.now();
         let min_t = ms_to_t(HUMAN_PRESS_MS);
-        self.keys.retain(|k| {
-            if want.contains(&k.button) {
-                return true;
-            }
-            // Host released: up at once, unless the press has not lasted a human tap yet.
-            if !k.up && now < k.down_t + min_t {
-                return true;
-            }
-            if !k.up {
-                k.button.set(calc, false);
-            }
-            false
-        });
-        for k in &mut self.keys {
+        self.keys.retain_mut(|k| {
             k.host = want.contains(&k.button);
-            if !k.up && want.contains(&k.button) {
+            if k.up {
+                // Released on the calculator already: kept while the host still holds it.
+                return k.host;
+            }
+            if k.host {
                 let held = wall.saturating_duration_since(k.down_wall).as_secs_f64() + frame;
                 let t = (held * factor.max(0.0) * CLOCK_HZ as f64) as u64;
                 k.up_t = k.up_t.max(k.down_t + t.max(min_t));
-            } else if !want.contains(&k.button) {
-                k.up_t = k.down_t + min_t;
+                return true;
             }
-        }
+            // Host released: up at once, unless the press has not lasted a human tap yet.
+            k.up_t = k.down_t + min_t;
+            if now < k.up_t {
+                return true;
+            }
+            k.button.set(calc, false);
+            false
+        });
         for &b in want {
             if !self.keys.iter().any(|k| k.button == b) {
                 b.set(calc, true);

@@ -2,8 +2,10 @@
 //! move of MANCALA through queued keys and the status line explains it; the evaluation key
 //! adds the engine's evaluation; the key map binds it to F11.
 
+#[path = "frontend_rom.rs"]
+mod rom;
+
 use ti82::app::Machine;
-use ti82::cli::MachineArgs;
 use ti82::keymap::{Binding, Command, KeyMap};
 use ti82::pacing::{Pacer, Speed};
 use ti82::script::{self, Step};
@@ -18,14 +20,7 @@ fn status(m: &mut Machine) -> String {
 #[test]
 fn status_line_follows_a_mancala_game() {
     let calc = make_calc(&FirmwareChoice::Builtin).unwrap().calc;
-    let mut m = Machine::with_calc(
-        calc,
-        "test".into(),
-        None,
-        &MachineArgs::default(),
-        Vec::new(),
-    )
-    .unwrap();
+    let mut m = rom::machine(calc);
     assert!(m.commentary.is_some(), "on by default");
     m.player.push(&[Step::Wait(100)]);
     m.push_mancala();

@@ -203,13 +203,7 @@ fn state_round_trip_and_corrupt_set_aside() {
 fn machine_start_restores_and_saves() {
     let dir = rom::temp_dir("machine");
     let rom_path = rom::write_rom(&dir);
-    let setup = Setup {
-        paths: Paths::in_dir(&dir),
-        config: ConfigFile::default(),
-        keymap: Default::default(),
-        choice: FirmwareChoice::Rom(rom_path),
-        notes: Vec::new(),
-    };
+    let setup = rom::setup(&dir, FirmwareChoice::Rom(rom_path));
     let args = MachineArgs::default();
     let mut m = Machine::start(&setup, &args, true).unwrap();
     m.advance(123_456).unwrap();

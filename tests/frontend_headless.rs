@@ -7,19 +7,11 @@ mod rom;
 use std::process::Command;
 
 use ti82::app::Machine;
-use ti82::cli::MachineArgs;
 use ti82::headless::Headless;
 use ti82::render::read_png;
 
 fn machine() -> Machine {
-    Machine::with_calc(
-        rom::calc(),
-        "test".into(),
-        None,
-        &MachineArgs::default(),
-        Vec::new(),
-    )
-    .unwrap()
+    rom::machine(rom::calc())
 }
 
 fn run(h: &Headless) -> String {

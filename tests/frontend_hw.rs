@@ -5,9 +5,8 @@
 mod rom;
 
 use clap::Parser;
-use ti82::app::{Machine, Setup};
+use ti82::app::Machine;
 use ti82::cli::{Cli, Command};
-use ti82::config::{ConfigFile, Paths};
 use ti82::session::FirmwareChoice;
 use ti82_machine::HwChoice;
 
@@ -44,13 +43,7 @@ fn every_choice_parses_and_unknown_ones_are_refused() {
 #[test]
 fn choices_reach_the_machine_config() {
     let dir = rom::temp_dir("hw");
-    let setup = Setup {
-        paths: Paths::in_dir(&dir),
-        config: ConfigFile::default(),
-        keymap: Default::default(),
-        choice: FirmwareChoice::Rom(rom::write_rom(&dir)),
-        notes: Vec::new(),
-    };
+    let setup = rom::setup(&dir, FirmwareChoice::Rom(rom::write_rom(&dir)));
     let c = parse(&["--fresh", "--hw", "lcd-drop-busy", "--hw", "lcd-busy-50"]).unwrap();
     let m = Machine::start(&setup, &c.machine, false).unwrap();
     let config = m.calc.hardware().config();

@@ -55,22 +55,15 @@ fn pair_in_one_process() {
 /// cable on both status lines, both states saved and restored together.
 #[test]
 fn pair_starts_mancala_on_both_and_saves_both() {
-    use ti82::app::{advance_pair, start_pair, Setup};
+    use ti82::app::{advance_pair, start_pair};
     use ti82::cli::MachineArgs;
-    use ti82::config::{ConfigFile, Paths};
     use ti82::pacing::{Pacer, Speed};
     use ti82::session::FirmwareChoice;
     use ti82_machine::FRAME_T;
     use tibasic::interp::{Status, Wait};
 
     let dir = rom::temp_dir("pair-start");
-    let setup = Setup {
-        paths: Paths::in_dir(&dir),
-        config: ConfigFile::default(),
-        keymap: Default::default(),
-        choice: FirmwareChoice::Builtin,
-        notes: Vec::new(),
-    };
+    let setup = rom::setup(&dir, FirmwareChoice::Builtin);
     let at_main_menu = |m: &ti82::app::Machine| {
         let fw = m
             .calc

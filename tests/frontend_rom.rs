@@ -8,6 +8,10 @@
 //! when it is up.
 #![allow(dead_code)]
 
+use ti82::app::{Machine, Setup};
+use ti82::cli::MachineArgs;
+use ti82::config::{ConfigFile, Paths};
+use ti82::session::FirmwareChoice;
 use ti82_machine::{Calc, RomImage};
 
 /// The program bytes.
@@ -72,4 +76,27 @@ pub fn temp_dir(name: &str) -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
+}
+
+/// A front-end setup keeping its files in `dir` (default config and key map) for `choice`.
+pub fn setup(dir: &std::path::Path, choice: FirmwareChoice) -> Setup {
+    Setup {
+        paths: Paths::in_dir(dir),
+        config: ConfigFile::default(),
+        keymap: Default::default(),
+        choice,
+        notes: Vec::new(),
+    }
+}
+
+/// A front-end machine around `calc` with the default arguments and no state file.
+pub fn machine(calc: Calc) -> Machine {
+    Machine::with_calc(
+        calc,
+        "test".into(),
+        None,
+        &MachineArgs::default(),
+        Vec::new(),
+    )
+    .unwrap()
 }

@@ -7,9 +7,8 @@
 #[path = "frontend_rom.rs"]
 mod rom;
 
-use ti82::app::{Machine, Setup};
+use ti82::app::Machine;
 use ti82::cli::MachineArgs;
-use ti82::config::{ConfigFile, Paths};
 use ti82::romload::{self, Loaded, HINT, TI82_KEYS};
 use ti82::script;
 use ti82::session::{self, FirmwareChoice};
@@ -108,13 +107,7 @@ fn machine_start_sends_only_to_a_ti_os_image() {
     let dir = rom::temp_dir("romload");
     let path = dir.join("proto.rom");
     std::fs::write(&path, RomImage::from_program(PROTO).bytes()).unwrap();
-    let setup = Setup {
-        paths: Paths::in_dir(&dir),
-        config: ConfigFile::default(),
-        keymap: Default::default(),
-        choice: FirmwareChoice::Rom(path),
-        notes: Vec::new(),
-    };
+    let setup = rom::setup(&dir, FirmwareChoice::Rom(path));
     let m = Machine::start(&setup, &MachineArgs::default(), false).unwrap();
     // Not a TI-OS: not turned on, nothing sent.
     assert_eq!(m.calc.now(), 0);
@@ -151,13 +144,7 @@ fn proto_with_version(dir: &std::path::Path) -> std::path::PathBuf {
 fn machine_start_sends_the_programs_to_a_rom_calculator() {
     let dir = rom::temp_dir("romload-start");
     let path = proto_with_version(&dir);
-    let setup = Setup {
-        paths: Paths::in_dir(&dir),
-        config: ConfigFile::default(),
-        keymap: Default::default(),
-        choice: FirmwareChoice::Rom(path.clone()),
-        notes: Vec::new(),
-    };
+    let setup = rom::setup(&dir, FirmwareChoice::Rom(path.clone()));
     let m = Machine::start(&setup, &MachineArgs::default(), false).unwrap();
     assert!(m.messages.iter().any(|s| s == HINT), "{:?}", m.messages);
     let vars = romload::programs().unwrap();
@@ -190,13 +177,7 @@ fn a_fresh_rom_calculator_is_turned_on_even_with_no_send() {
     // --no-send the loader would send the programs.
     img.bytes_mut()[0x4000..0x4000 + 15].copy_from_slice(b"Self Test?19.0\0");
     std::fs::write(&path, img.bytes()).unwrap();
-    let setup = Setup {
-        paths: Paths::in_dir(&dir),
-        config: ConfigFile::default(),
-        keymap: Default::default(),
-        choice: FirmwareChoice::Rom(path),
-        notes: Vec::new(),
-    };
+    let setup = rom::setup(&dir, FirmwareChoice::Rom(path));
     let quiet = MachineArgs {
         no_send: true,
         ..MachineArgs::default()

@@ -6,7 +6,8 @@
 #[path = "frontend_rom.rs"]
 mod rom;
 
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 fn ends_with_state_saved(signal: &str) {
@@ -23,30 +24,40 @@ fn ends_with_state_saved(signal: &str) {
         child.try_wait().unwrap().is_none(),
         "the window front end ended by itself"
     );
+    let pid = child.id();
+    let status = signal_and_wait(&mut child, pid, signal);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(status.success(), "{signal}: {status}: {err}");
+    assert_state_saved(&dir, &err);
+    assert!(err.contains("state saved"), "{err}");
+}
+
+/// Sends SIG`signal` to `pid` and waits (at most 30 s) for `child` to end.
+fn signal_and_wait(child: &mut Child, pid: u32, signal: &str) -> ExitStatus {
     let kill = Command::new("kill")
         .arg(format!("-{signal}"))
-        .arg(child.id().to_string())
+        .arg(pid.to_string())
         .status()
         .unwrap();
     assert!(kill.success());
     let t0 = Instant::now();
-    let status = loop {
+    loop {
         if let Some(s) = child.try_wait().unwrap() {
-            break s;
+            return s;
         }
         assert!(
             t0.elapsed() < Duration::from_secs(30),
-            "no exit after {signal}"
+            "no exit after SIG{signal}"
         );
         std::thread::sleep(Duration::from_millis(50));
-    };
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(status.success(), "{signal}: {status}: {err}");
+    }
+}
+
+/// The built-in calculator's state was saved in `dir`, and it is one the next start restores.
+fn assert_state_saved(dir: &Path, err: &str) {
     let state = dir.join("builtin.state");
-    assert!(state.exists(), "{signal}: no {} ({err})", state.display());
-    assert!(err.contains("state saved"), "{err}");
-    // And it is a state the next start restores.
+    assert!(state.exists(), "no {} ({err})", state.display());
     let mut calc = ti82_machine::Calc::new(tibasic::firmware::BasicFirmware::new());
     calc.load_state(&state).expect("the saved state loads");
 }
@@ -100,26 +111,7 @@ fn the_terminal_front_end_saves_the_state_on_sigterm() {
     std::thread::sleep(Duration::from_millis(2500));
     let ti82 = children(child.id());
     assert_eq!(ti82.len(), 1, "the terminal UI is not running under script");
-    let kill = Command::new("kill")
-        .arg("-TERM")
-        .arg(ti82[0].to_string())
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let t0 = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(30),
-            "no exit after SIGTERM"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let status = signal_and_wait(&mut child, ti82[0], "TERM");
     assert!(status.success(), "{status}");
-    let state = dir.join("builtin.state");
-    assert!(state.exists(), "no {}", state.display());
-    let mut calc = ti82_machine::Calc::new(tibasic::firmware::BasicFirmware::new());
-    calc.load_state(&state).expect("the saved state loads");
+    assert_state_saved(&dir, "");
 }

@@ -9,7 +9,6 @@ use std::process::Command;
 
 use ti82::app::{autostarts, Machine, Setup, START_LIMIT_MS};
 use ti82::cli::MachineArgs;
-use ti82::config::{ConfigFile, Paths};
 use ti82::script;
 use ti82::script::Until;
 use ti82::session::{make_calc, FirmwareChoice};
@@ -18,13 +17,7 @@ use tibasic::firmware::BasicFirmware;
 use tibasic::interp::{Status, Wait};
 
 fn builtin_setup(name: &str) -> Setup {
-    Setup {
-        paths: Paths::in_dir(&rom::temp_dir(name)),
-        config: ConfigFile::default(),
-        keymap: Default::default(),
-        choice: FirmwareChoice::Builtin,
-        notes: Vec::new(),
-    }
+    rom::setup(&rom::temp_dir(name), FirmwareChoice::Builtin)
 }
 
 fn firmware(calc: &Calc) -> &BasicFirmware {
@@ -163,14 +156,7 @@ fn a_program_that_never_ends_gives_up_with_a_message() {
     let tokens = tifiles::tokens::tokenize_source("While 1\nEnd").unwrap();
     let var = tibasic::firmware::program_var("LOOP", tokens).unwrap();
     tibasic::firmware::install(calc.ram_mut(), &[var]).unwrap();
-    let mut m = Machine::with_calc(
-        calc,
-        "test".into(),
-        None,
-        &MachineArgs::default(),
-        Vec::new(),
-    )
-    .unwrap();
+    let mut m = rom::machine(calc);
     m.player.push_run("LOOP");
     m.player.push_until(Until::ProgramDone, 2_000);
     m.run_queue().unwrap();

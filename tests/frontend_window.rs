@@ -7,8 +7,6 @@ mod rom;
 
 use std::path::PathBuf;
 
-use ti82::app::Machine;
-use ti82::cli::MachineArgs;
 use ti82::gui::View;
 use ti82::keymap::KeyMap;
 use ti82::pacing::{Pacer, Speed};
@@ -21,14 +19,7 @@ fn window_shows_the_lcd() {
         eprintln!("skipped: no DISPLAY (run under Xvfb to test the window)");
         return;
     }
-    let m = Machine::with_calc(
-        rom::calc(),
-        "test".into(),
-        None,
-        &MachineArgs::default(),
-        Vec::new(),
-    )
-    .unwrap();
+    let m = rom::machine(rom::calc());
     let scale = 2;
     let mut view = View::open("ti82 window test", m, scale).unwrap();
     let keymap = KeyMap::default();

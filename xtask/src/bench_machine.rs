@@ -1,10 +1,11 @@
 //! `cargo xtask bench-machine`: the whole TI-82 machine against the bare core on the same
 //! workload, plus the cost of an idle (halted) calculator.
 //!
-//! Workload: `crates/machine/tests/roms/bench.bin` (source beside it): the timer interrupt on
+//! Workload: `crates/machine/tests/roms/bench.bin` (our own program, source beside it): the timer interrupt on
 //! at the classic OS rate, a 64-byte LCD column every pass, a 128-byte LDIR and some
-//! arithmetic. The bare core runs the same bytes on a flat 64 KiB RAM bus whose ports read
-//! 00h and ignore writes (the program never polls a port). Two flat buses are measured:
+//! arithmetic. The bare core runs the same bytes on the core's flat 64 KiB bus (`z80::FlatBus`,
+//! ports read FFh and ignore writes; the program never polls a port) with 0000h-7FFFh
+//! read-only, as the machine's ROM is. Two flat buses are measured:
 //!
 //! * `flat+timer`: the same ~97 Hz timer interrupt with the machine's port-03h semantics
 //!   (bit 1 enables the timer; a tick sets the pending flag only while enabled; writing the
@@ -24,7 +25,7 @@ use std::time::Instant;
 
 use anyhow::{ensure, Result};
 use ti82_machine::{Calc, RomFirmware, RomImage, CLOCK_HZ, FRAME_T};
-use z80::{Bus, Cpu};
+use z80::{Bus, Cpu, FlatBus};
 
 const BENCH: &[u8] = include_bytes!("../../crates/machine/tests/roms/bench.bin");
 const IDLE: &[u8] = include_bytes!("../../crates/machine/tests/roms/idle.bin");
@@ -34,14 +35,13 @@ const IDLE: &[u8] = include_bytes!("../../crates/machine/tests/roms/idle.bin");
 const SECONDS: u64 = 2;
 const ROUNDS: usize = 15;
 
-struct FlatBus {
-    mem: Box<[u8; 0x10000]>,
-}
+/// The core's flat bus with the program's ROM half (0000h-7FFFh) read-only, as on the machine.
+struct RomBus(FlatBus);
 
 /// The flat bus plus the classic timer at port 04h = 16h: level-triggered, acknowledged by
 /// any write to port 03h.
 struct TimerBus {
-    flat: FlatBus,
+    flat: RomBus,
     next_tick: u64,
     pending: bool,
     /// Port 03h bit 1 (the machine powers on with it set, spec §3.3 decision).
@@ -91,24 +91,25 @@ impl TimerBus {
     }
 }
 
-impl Bus for FlatBus {
+impl Bus for RomBus {
     #[inline(always)]
-    fn read(&mut self, addr: u16, _t: u64) -> u8 {
-        self.mem[addr as usize]
+    fn read(&mut self, addr: u16, t: u64) -> u8 {
+        self.0.read(addr, t)
     }
     #[inline(always)]
-    fn write(&mut self, addr: u16, value: u8, _t: u64) {
-        // Keep the program's ROM half read-only, as on the machine.
+    fn write(&mut self, addr: u16, value: u8, t: u64) {
         if addr >= 0x8000 {
-            self.mem[addr as usize] = value;
+            self.0.write(addr, value, t)
         }
     }
     #[inline(always)]
-    fn port_in(&mut self, _port: u16, _t: u64) -> u8 {
-        0
+    fn port_in(&mut self, port: u16, t: u64) -> u8 {
+        self.0.port_in(port, t)
     }
     #[inline(always)]
-    fn port_out(&mut self, _port: u16, _value: u8, _t: u64) {}
+    fn port_out(&mut self, port: u16, value: u8, t: u64) {
+        self.0.port_out(port, value, t)
+    }
 }
 
 /// What machine and core must agree on at the end of a round: RAM 8000h-FFFFh, the CPU.
@@ -135,15 +136,12 @@ fn machine_mhz() -> (f64, u64, End) {
 /// The flat bus as the machine looks at power-on: the 16 KiB ROM page 0 (the program, FFh
 /// after it, as `RomImage::from_program` fills it) at 0000h and again at 4000h (spec §3.3:
 /// page 0 is mapped there until port 02h is written), zeroed RAM from 8000h.
-fn flat() -> FlatBus {
-    let mut bus = FlatBus {
-        mem: Box::new([0; 0x10000]),
-    };
+fn flat() -> RomBus {
     let rom = RomImage::from_program(BENCH);
     let page0 = &rom.bytes()[..0x4000];
-    bus.mem[..0x4000].copy_from_slice(page0);
+    let mut bus = FlatBus::with_image(page0);
     bus.mem[0x4000..0x8000].copy_from_slice(page0);
-    bus
+    RomBus(bus)
 }
 
 fn core_mhz<B: Bus>(mut bus: B) -> (f64, Cpu, B) {
@@ -178,9 +176,9 @@ pub fn run() -> Result<()> {
         });
         core = core.max(c);
         ensure!(
-            bus.flat.mem[0x8000..] == ram[..],
+            bus.flat.0.mem[0x8000..] == ram[..],
             "round {round}: machine and core ended with different RAM (first at {:04X}h; CPUs {mcpu:?} {ccpu:?})",
-            0x8000 + (0..0x8000).find(|&i| bus.flat.mem[0x8000 + i] != ram[i]).unwrap_or(0)
+            0x8000 + (0..0x8000).find(|&i| bus.flat.0.mem[0x8000 + i] != ram[i]).unwrap_or(0)
         );
         ensure!(
             mcpu == ccpu,

@@ -178,12 +178,7 @@ impl Bus for Page0Watch<'_> {
         self.hw.port_in(port, t)
     }
     fn port_out(&mut self, port: u16, value: u8, t: u64) {
-        let p = if self.hw.config.port_mirrors {
-            port as u8 & 0x1F
-        } else {
-            port as u8
-        };
-        if p == 0x04 && self.m1 < 0x4000 {
+        if self.hw.decoded_port(port as u8) == 0x04 && self.m1 < 0x4000 {
             self.hw.port4_written_from_page0(value);
         }
         self.hw.port_out(port, value, t)

@@ -306,9 +306,7 @@ pub struct Hardware {
 impl Hardware {
     pub fn new(config: Config) -> Self {
         let mut lcd = Lcd::new();
-        lcd.set_drop_when_busy(config.lcd_drop_when_busy);
-        lcd.set_busy_t(u64::from(config.lcd_busy_t));
-        lcd.set_6bit_left_pixels(config.lcd_6bit_left_pixels);
+        configure_lcd(&mut lcd, &config);
         let mut mem = Memory::new(config.paging);
         if config.port2_reads_f8 {
             // §3.3 [E]: TilEm's port 02h reads F8h until first written; the mapping is ours.
@@ -366,9 +364,7 @@ impl Hardware {
     pub fn apply(&mut self, choice: HwChoice) {
         self.config.apply(choice);
         let c = &self.config;
-        self.lcd.set_drop_when_busy(c.lcd_drop_when_busy);
-        self.lcd.set_busy_t(u64::from(c.lcd_busy_t));
-        self.lcd.set_6bit_left_pixels(c.lcd_6bit_left_pixels);
+        configure_lcd(&mut self.lcd, c);
         if choice == HwChoice::Port2F8 && self.mem.port2() == self.mem.port2_mapping() {
             self.mem.set_unwritten_read(0xF8);
         }
@@ -609,12 +605,7 @@ impl Hardware {
                 return;
             }
         }
-        let p = if self.config.port_mirrors {
-            port & 0x1F
-        } else {
-            port
-        };
-        match p {
+        match self.decoded_port(port) {
             0x00 => self.link_write(v, t),
             0x01 => self.keypad.select(v),
             0x02 => self.mem.write_port2(v),
@@ -623,6 +614,16 @@ impl Hardware {
             0x10 => self.lcd.command(v, t),
             0x11 => self.lcd.write_data(v, t),
             _ => self.unknown_port_accesses += 1,
+        }
+    }
+
+    /// The port a write to `port` reaches: A4–A0 only with the mirrors (TI-83 ASIC decoding,
+    /// §4.2 [E]), else the full low byte.
+    pub(crate) fn decoded_port(&self, port: u8) -> u8 {
+        if self.config.port_mirrors {
+            port & 0x1F
+        } else {
+            port
         }
     }
 
@@ -635,6 +636,14 @@ impl Hardware {
     pub fn port4(&self) -> u8 {
         self.port4
     }
+}
+
+/// Copies the LCD's choices from `config` into `lcd` (it keeps its own copies, read per
+/// access).
+fn configure_lcd(lcd: &mut Lcd, config: &Config) {
+    lcd.set_drop_when_busy(config.lcd_drop_when_busy);
+    lcd.set_busy_t(u64::from(config.lcd_busy_t));
+    lcd.set_6bit_left_pixels(config.lcd_6bit_left_pixels);
 }
 
 impl Bus for Hardware {
