@@ -141,8 +141,8 @@ fn play_cvc(m: &mut Machine, opts: ti82_harness::CvcOptions, out: &mut dyn Write
         let s = net.stats();
         writeln!(
             out,
-            "link: {} packets sent, {} delivered, {} expired, {} cancelled, {} dropped",
-            s.sent, s.delivered, s.expired, s.cancelled, s.dropped
+            "link: {} packets sent, {} delivered, {} expired, {} cancelled, {} dropped, {} Get( in one round trip",
+            s.sent, s.delivered, s.expired, s.cancelled, s.dropped, s.one_trip
         )
         .context("stdout")?;
     }

@@ -90,9 +90,17 @@ fn check_game(first: std::process::Output, second: std::process::Output) {
         _ => "tie",
     };
     assert_eq!(sres, other);
-    // Nothing was lost or given up on the way.
+    // Nothing was lost or given up on the way, and the Get( polls took one round trip
+    // (docs/link.md; `crates/netlink/tests/one_trip.rs` checks the packets of one).
     for out in [&fo, &so] {
         assert!(out.contains(" 0 expired, 0 cancelled, 0 dropped"), "{out}");
+        let one_trip: u64 = out
+            .lines()
+            .find_map(|l| l.strip_suffix(" Get( in one round trip"))
+            .and_then(|l| l.rsplit(", ").next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no one-round-trip count in {out}"));
+        assert!(one_trip > 0, "{out}");
     }
 }
 
@@ -320,6 +328,8 @@ fn built_in_calculator_and_z80_rom_peer_over_150_ms() {
     assert_eq!(data[0].len(), 2 + 12 * 9);
     let s = me.cable.stats();
     assert_eq!((s.expired, s.cancelled, s.dropped), (0, 0, 0), "{s:?}");
+    // The Z80 peer's VAR and DATA crossed together: its endpoint played our ACK and CTS.
+    assert_eq!(s.one_trip, 1, "{s:?}");
     // The status line's round trip: both sides delay by 150 ms.
     let status = me.cable.status();
     let rtt: u64 = status
@@ -448,7 +458,10 @@ fn wrong_protocol_version_and_strangers_are_refused() {
     let mut r = &got[..];
     assert!(matches!(
         wire::read_msg(&mut r),
-        Ok(Msg::Hello { version: 1, .. })
+        Ok(Msg::Hello {
+            version: wire::VERSION,
+            ..
+        })
     ));
     match wire::read_msg(&mut r) {
         Ok(Msg::Refuse { reason }) => assert!(reason.contains("version"), "{reason}"),

@@ -15,6 +15,13 @@
 //!   the TI reply timeout (2 s), our calculator has given up: the endpoint sends `Cancel`, and
 //!   far packets answering that packet (their `reply_to`) are dropped, not delivered late;
 //! - a `Cancel` from the far side drops its cancelled packet if still queued here.
+//!
+//! A `Get(` takes one round trip, not two (docs/link.md, "One round trip per `Get(`"): the
+//! holder's endpoint plays the requester's ACK and CTS as soon as its calculator has sent the
+//! VAR answering a far REQ, and ACKs the DATA itself, so VAR and DATA cross together; the
+//! requester's endpoint keeps that DATA until its calculator has sent its own ACK and CTS,
+//! which (with its final ACK) stay here. Which exchanges this applies to follows from the
+//! packets alone (spec 1.7.6), so both ends agree without saying so.
 
 use std::collections::VecDeque;
 
@@ -76,14 +83,56 @@ pub struct EndpointStats {
     pub dropped: u64,
     /// Bytes from our calculator that made no valid packet.
     pub garbage: u64,
+    /// `Get(` exchanges answered in one round trip (as holder or requester).
+    pub one_trip: u64,
 }
+
+/// `seq` of a packet the endpoint plays itself (never from the network).
+const LOCAL: u32 = 0;
 
 #[derive(Clone, Debug)]
 struct Queued {
+    /// The far side's number, or [`LOCAL`].
     seq: u32,
     reply_to: u32,
     cmd: Command,
     bytes: Vec<u8>,
+}
+
+/// Where our calculator is in a `Get(` the far calculator made of it (spec 1.7.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Holder {
+    Idle,
+    /// A far REQ was delivered: our calculator answers ACK, then VAR (or EXIT).
+    Asked {
+        mid: u8,
+    },
+    /// Our VAR went out and the requester's ACK and CTS were played here: our calculator
+    /// answers ACK, then DATA, which is ACKed here.
+    Sending {
+        mid: u8,
+    },
+}
+
+/// Where our calculator is in a `Get(` it made of the far calculator (spec 1.7.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Requester {
+    Idle,
+    /// Our REQ `seq` went out.
+    Asked {
+        seq: u32,
+    },
+    /// The far VAR was delivered. Our calculator's ACK and CTS stay here (the holder's
+    /// endpoint played them) and far packets wait until it has sent them.
+    Answering {
+        seq: u32,
+    },
+    /// Our CTS stayed here; the far ACK and DATA go in (`data_in` once the DATA has); our
+    /// calculator's ACK of the DATA stays here.
+    Receiving {
+        seq: u32,
+        data_in: bool,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,6 +165,8 @@ pub struct ByteEndpoint {
     last_in: u32,
     awaiting: Option<Awaiting>,
     cancelled: VecDeque<u32>,
+    holder: Holder,
+    requester: Requester,
     stats: EndpointStats,
 }
 
@@ -139,6 +190,8 @@ impl ByteEndpoint {
             last_in: 0,
             awaiting: None,
             cancelled: VecDeque::new(),
+            holder: Holder::Idle,
+            requester: Requester::Idle,
             stats: EndpointStats::default(),
         };
         e.listen();
@@ -166,6 +219,8 @@ impl ByteEndpoint {
             && self.awaiting.is_none()
             && matches!(self.mode, Mode::Listening { bit_seen: false })
             && self.parser.is_idle()
+            && self.requester == Requester::Idle
+            && self.holder == Holder::Idle
     }
 
     /// Messages for the far side.
@@ -204,6 +259,7 @@ impl ByteEndpoint {
     pub fn expired(&mut self, seq: u32) {
         if self.awaiting.is_some_and(|a| a.seq == seq) {
             self.awaiting = None;
+            self.requester = Requester::Idle;
         }
     }
 
@@ -227,6 +283,8 @@ impl ByteEndpoint {
         self.stats.dropped += self.queue.len() as u64;
         self.queue.clear();
         self.awaiting = None;
+        self.holder = Holder::Idle;
+        self.requester = Requester::Idle;
         if !matches!(self.mode, Mode::Listening { .. }) || !self.parser.is_idle() {
             self.parser.reset();
             self.xport.cancel(ep);
@@ -258,18 +316,123 @@ impl ByteEndpoint {
         self.xport.receive(None);
     }
 
-    fn forward_packet(&mut self, p: tilink::Packet, bytes_sent: Vec<u8>, now: u64) {
+    /// Plays `packets` to our calculator ahead of everything queued: the far calculator's
+    /// part of a one-trip `Get(` (only called right after a packet from our calculator, so
+    /// nothing is being clocked in).
+    fn play(&mut self, packets: &[tilink::Packet]) {
+        for p in packets.iter().rev() {
+            self.queue.push_front(Queued {
+                seq: LOCAL,
+                reply_to: LOCAL,
+                cmd: p.cmd,
+                bytes: p.to_bytes(),
+            });
+        }
+    }
+
+    /// The requester's side of a one-trip `Get(`: true when `p` stays here.
+    fn kept_here(&mut self, p: &tilink::Packet, now: u64) -> bool {
+        match (self.requester, p.cmd) {
+            // Its ACK of the VAR: the holder's endpoint played it.
+            (Requester::Answering { .. }, Command::Ack) => true,
+            (Requester::Answering { seq }, Command::Cts) => {
+                self.requester = Requester::Receiving {
+                    seq,
+                    data_in: false,
+                };
+                self.awaiting = Some(Awaiting { seq, since: now });
+                true
+            }
+            (Requester::Answering { seq }, _) => {
+                // It declined the variable (SKIP/EXIT): the holder has already sent it, so
+                // its DATA is dropped, and the decline is ACKed here as the holder would.
+                self.requester = Requester::Idle;
+                self.drop_queued(|q| q.reply_to == seq);
+                self.play(&[tilink::Packet::ack(p.mid)]);
+                true
+            }
+            (Requester::Receiving { data_in: true, .. }, Command::Ack) => {
+                self.requester = Requester::Idle;
+                self.stats.one_trip += 1;
+                true
+            }
+            (Requester::Idle, _) => false,
+            _ => {
+                self.requester = Requester::Idle;
+                false
+            }
+        }
+    }
+
+    /// A whole packet from our calculator: kept here or forwarded to the far side.
+    fn calc_sent(&mut self, p: tilink::Packet, now: u64) {
+        if self.kept_here(&p, now) {
+            return;
+        }
         let seq = self.next_seq;
         self.next_seq = self.next_seq.wrapping_add(1).max(1);
         self.out.push(Outgoing::Packet {
             seq,
             reply_to: self.last_in,
-            bytes: bytes_sent,
+            bytes: p.to_bytes(),
         });
         self.stats.sent += 1;
         self.last_out = Some((seq, p.cmd));
         // Every packet but ACK asks the other side for the next one (spec 1.7).
-        self.awaiting = (p.cmd != Command::Ack).then_some(Awaiting { seq, since: now });
+        let mut awaits = p.cmd != Command::Ack;
+        match (self.holder, p.cmd) {
+            (Holder::Asked { .. } | Holder::Sending { .. }, Command::Ack) => {}
+            (Holder::Asked { mid }, Command::Var) => {
+                // The requester's ACK and CTS, played now: VAR and DATA cross together.
+                self.play(&[tilink::Packet::ack(mid), tilink::Packet::cts(mid)]);
+                self.holder = Holder::Sending { mid };
+                awaits = false;
+            }
+            (Holder::Sending { mid }, Command::Data) => {
+                self.play(&[tilink::Packet::ack(mid)]);
+                self.holder = Holder::Idle;
+                self.stats.one_trip += 1;
+                awaits = false;
+            }
+            _ => self.holder = Holder::Idle,
+        }
+        if p.cmd == Command::Req {
+            self.requester = Requester::Asked { seq };
+        }
+        self.awaiting = awaits.then_some(Awaiting { seq, since: now });
+    }
+
+    /// A whole packet delivered to our calculator.
+    fn delivered(&mut self, q: Queued, now: u64) {
+        if q.seq == LOCAL {
+            return;
+        }
+        self.stats.delivered += 1;
+        self.last_in = q.seq;
+        self.holder = match q.cmd {
+            Command::Req => Holder::Asked { mid: q.bytes[0] },
+            _ => Holder::Idle,
+        };
+        self.requester = match (self.requester, q.cmd) {
+            (r @ Requester::Asked { .. }, Command::Ack) => r,
+            (Requester::Asked { seq }, Command::Var) => Requester::Answering { seq },
+            (r @ Requester::Receiving { .. }, Command::Ack) => r,
+            (Requester::Receiving { seq, .. }, Command::Data) => {
+                Requester::Receiving { seq, data_in: true }
+            }
+            _ => Requester::Idle,
+        };
+        // An ACK of our REQ, CTS, VAR or RTS: the far side goes on talking.
+        if q.cmd == Command::Ack {
+            if let Some((seq, cmd)) = self.last_out {
+                if matches!(
+                    cmd,
+                    Command::Req | Command::Cts | Command::Var | Command::Rts
+                ) {
+                    self.awaiting = Some(Awaiting { seq, since: now });
+                }
+            }
+        }
     }
 
     fn gave_up(&mut self, now: u64) {
@@ -277,6 +440,7 @@ impl ByteEndpoint {
             if now >= self.give_up_at(a) {
                 self.awaiting = None;
                 self.out.push(Outgoing::Cancel { seq: a.seq });
+                self.requester = Requester::Idle;
                 self.stats.cancelled += 1;
                 if self.cancelled.len() >= MAX_CANCELLED {
                     self.cancelled.pop_front();
@@ -296,7 +460,10 @@ impl ByteEndpoint {
                 if ep.lines() != 3 {
                     *bit_seen = true;
                 }
-                if !*bit_seen && self.parser.is_idle() && !self.queue.is_empty() {
+                // While our calculator owes the ACK and CTS of a one-trip Get(, the far DATA
+                // waits.
+                let its_turn = matches!(self.requester, Requester::Answering { .. });
+                if !*bit_seen && self.parser.is_idle() && !self.queue.is_empty() && !its_turn {
                     // Our turn to talk: the calculator is between packets.
                     self.mode = Mode::Sending { pos: 0 };
                     let b = self.queue[0].bytes[0];
@@ -314,8 +481,7 @@ impl ByteEndpoint {
                 ByteEvent::Done(rec) if rec.dir == Dir::Received => {
                     match self.parser.push(rec.value) {
                         Some(Ok(p)) => {
-                            let bytes = p.to_bytes();
-                            self.forward_packet(p, bytes, rec.end);
+                            self.calc_sent(p, rec.end);
                             self.listen();
                         }
                         Some(Err(_)) => {
@@ -346,19 +512,7 @@ impl ByteEndpoint {
                         self.xport.send(q.bytes[pos]);
                     } else {
                         let q = self.queue.pop_front().expect("front packet");
-                        self.stats.delivered += 1;
-                        self.last_in = q.seq;
-                        // An ACK of our REQ, CTS, VAR or RTS: the far side goes on talking.
-                        if q.cmd == Command::Ack {
-                            if let Some((seq, cmd)) = self.last_out {
-                                if matches!(
-                                    cmd,
-                                    Command::Req | Command::Cts | Command::Var | Command::Rts
-                                ) {
-                                    self.awaiting = Some(Awaiting { seq, since: now });
-                                }
-                            }
-                        }
+                        self.delivered(q, now);
                         self.listen();
                     }
                 }
@@ -367,8 +521,12 @@ impl ByteEndpoint {
                         // Not taken in time (at the first bit) or broken off: the far side
                         // learns it, and the rest of that exchange goes too.
                         let q = self.queue.pop_front().expect("front packet");
-                        self.out.push(Outgoing::Expired { seq: q.seq });
-                        self.stats.expired += 1;
+                        if q.seq != LOCAL {
+                            self.out.push(Outgoing::Expired { seq: q.seq });
+                            self.stats.expired += 1;
+                        }
+                        self.holder = Holder::Idle;
+                        self.requester = Requester::Idle;
                         self.stats.dropped += self.queue.len() as u64;
                         self.queue.clear();
                         self.listen();

@@ -24,8 +24,9 @@ use std::io::{Read, Write};
 
 /// The first bytes of every `Hello`.
 pub const MAGIC: [u8; 8] = *b"TI82LINK";
-/// This build's protocol version.
-pub const VERSION: u16 = 1;
+/// This build's protocol version. 2: a `Get(` takes one round trip (the holder's endpoint
+/// plays the requester's ACK and CTS, docs/link.md), so a version-1 peer would wait for them.
+pub const VERSION: u16 = 2;
 /// The model byte of a TI-82 (its link machine ID, spec 1.3).
 pub const MODEL_TI82: u8 = 0x82;
 /// Longest frame body: a DATA packet of 65 535 bytes with its 6 bytes of framing, the 9 bytes

@@ -1,0 +1,170 @@
+//! Two built-in-runtime calculators, each with its own `ByteEndpoint`, joined by a simulated
+//! network of fixed one-way delay in emulated time (no sockets, no wall clock): a `Get(` takes
+//! one round trip, and readiness stays truthful (docs/link.md, "One round trip per `Get(`").
+//!
+//! The packet sequence expected is the spec's (`../shared/spec/ti82-software.md` 1.7.6):
+//! REQ; ACK, VAR; ACK, CTS; ACK, DATA; ACK. With the holder's endpoint playing the
+//! requester's ACK and CTS, only the REQ crosses one way and ACK, VAR, ACK, DATA the other.
+
+use netlink::endpoint::{ByteEndpoint, EndpointStats, Outgoing};
+use ti82_machine::{Calc, Key, CLOCK_HZ};
+use tibasic::firmware::{install, program_var, read_list, start_program, BasicFirmware};
+use tibasic::real::Real;
+use tilink::{Command, Packet, TimedPort, Timing, VirtualCable};
+
+const MS: u64 = CLOCK_HZ / 1000;
+/// The step of the simulation: each side runs this far before the messages move.
+const STEP: u64 = MS / 4;
+
+struct Side {
+    calc: Calc,
+    cable: VirtualCable,
+    endpoint: ByteEndpoint,
+    /// Commands of the packets this side forwarded, with their emulated send time.
+    sent: Vec<(u64, Command)>,
+}
+
+impl Side {
+    fn new(programs: &[(&str, &str)], start: &str) -> Side {
+        let mut calc = Calc::new(BasicFirmware::new());
+        let vars: Vec<_> = programs
+            .iter()
+            .map(|(name, src)| {
+                program_var(name, tifiles::tokens::tokenize_source(src).unwrap()).unwrap()
+            })
+            .collect();
+        install(calc.ram_mut(), &vars).unwrap();
+        start_program(&mut calc, start).unwrap();
+        let cable = VirtualCable::attach(&mut calc, netlink::cable::LOCAL_LATENCY);
+        Side {
+            calc,
+            cable,
+            endpoint: ByteEndpoint::new(Timing::default()),
+            sent: Vec::new(),
+        }
+    }
+
+    fn run_to(&mut self, t: u64) -> Vec<Outgoing> {
+        let ep = &mut self.endpoint;
+        self.cable.run(&mut self.calc, t, |port| ep.poll(port));
+        let out = self.endpoint.take_outgoing();
+        for o in &out {
+            if let Outgoing::Packet { bytes, .. } = o {
+                let (p, _) = Packet::parse(bytes).unwrap();
+                self.sent.push((t, p.cmd));
+            }
+        }
+        out
+    }
+
+    fn take(&mut self, o: Outgoing) {
+        match o {
+            Outgoing::Packet {
+                seq,
+                reply_to,
+                bytes,
+            } => self.endpoint.packet(seq, reply_to, bytes),
+            Outgoing::Expired { seq } => self.endpoint.expired(seq),
+            Outgoing::Cancel { seq } => {
+                let now = self.cable.now();
+                let port = self.cable.port();
+                self.endpoint.cancel(seq, &mut TimedPort::new(port, now));
+            }
+        }
+    }
+
+    fn list1(&self) -> Option<Vec<Real>> {
+        read_list(self.calc.ram(), 1)
+    }
+}
+
+/// Runs `a` and `b` for `ms` emulated milliseconds over a network of `delay` T-states one
+/// way; `a` gets ENTER pressed at the start (its program waits at `Pause`).
+fn play(a: &mut Side, b: &mut Side, delay: u64, ms: u64) {
+    let start = a.calc.now().max(b.calc.now());
+    let mut in_flight: Vec<(u64, bool, Outgoing)> = Vec::new(); // (arrival, to_b, msg)
+    a.calc.press(Key::Enter);
+    let mut t = start;
+    while t < start + ms * MS {
+        t += STEP;
+        if t >= start + 60 * MS {
+            a.calc.release(Key::Enter);
+        }
+        for o in a.run_to(t) {
+            in_flight.push((t + delay, true, o));
+        }
+        for o in b.run_to(t) {
+            in_flight.push((t + delay, false, o));
+        }
+        let (due, later): (Vec<_>, Vec<_>) = in_flight.into_iter().partition(|m| m.0 <= t);
+        in_flight = later;
+        for (_, to_b, o) in due {
+            if to_b {
+                b.take(o);
+            } else {
+                a.take(o);
+            }
+        }
+    }
+}
+
+fn cmds(s: &Side) -> Vec<Command> {
+    s.sent.iter().map(|&(_, c)| c).collect()
+}
+
+fn clean(s: EndpointStats) -> bool {
+    s.expired == 0 && s.cancelled == 0 && s.dropped == 0 && s.garbage == 0
+}
+
+#[test]
+fn a_get_takes_one_round_trip() {
+    let delay = 150 * MS;
+    let mut holder = Side::new(&[("HOLD", "{1,2,3}->L1\nPause\nDisp 7")], "HOLD");
+    let mut asker = Side::new(&[("PULL", "Pause\nGet(L1)\nDisp 9")], "PULL");
+    play(&mut asker, &mut holder, delay, 2_000);
+
+    let want: Vec<Real> = [1, 2, 3].iter().map(|&n| Real::from_i64(n)).collect();
+    assert_eq!(asker.list1(), Some(want), "the asker's L1 after Get(");
+    // Only the REQ crossed from the asker; the holder's ACK, VAR, ACK and DATA came back.
+    assert_eq!(cmds(&asker), [Command::Req]);
+    assert_eq!(
+        cmds(&holder),
+        [Command::Ack, Command::Var, Command::Ack, Command::Data]
+    );
+    // The holder sent its DATA before the asker's ACK and CTS could have reached it (VAR out,
+    // one delay, ACK and CTS back, one delay): VAR and DATA crossed together, and the
+    // exchange took one round trip plus the bits where the spec's sequence takes two.
+    let var_at = holder.sent[1].0;
+    let data_at = holder.sent[3].0;
+    assert!(data_at - var_at < 2 * delay, "VAR {var_at} DATA {data_at}");
+    for s in [&asker, &holder] {
+        let st = s.endpoint.stats();
+        assert_eq!(st.one_trip, 1, "{st:?}");
+        assert!(clean(st), "{st:?}");
+        assert!(s.endpoint.is_quiet());
+    }
+}
+
+#[test]
+fn a_get_from_a_busy_calculator_fails_and_nothing_comes_late() {
+    // The holder computes (it never waits for a key, so it never answers: spec 1.7.6).
+    let mut holder = Side::new(&[("BUSY", "{1,2,3}->L1\nLbl A\nGoto A")], "BUSY");
+    let mut asker = Side::new(&[("PULL", "{5}->L1\nPause\nGet(L1)\nDisp 9")], "PULL");
+    play(&mut asker, &mut holder, 50 * MS, 6_000);
+
+    assert_eq!(asker.list1(), Some(vec![Real::from_i64(5)]), "L1 unchanged");
+    assert_eq!(cmds(&asker), [Command::Req]);
+    assert!(cmds(&holder).is_empty(), "{:?}", holder.sent);
+    let (h, a) = (holder.endpoint.stats(), asker.endpoint.stats());
+    // The asker gave up after its reply timeout (2 s) and said so; the REQ never reached the
+    // holder's calculator: it expired there (2 s step timeout) or the Cancel removed it,
+    // whichever came first.
+    assert_eq!(a.cancelled, 1, "{a:?}");
+    assert_eq!(h.expired + h.dropped, 1, "{h:?}");
+    assert_eq!(
+        h.delivered + a.delivered + h.one_trip + a.one_trip,
+        0,
+        "{h:?} {a:?}"
+    );
+    assert!(holder.endpoint.is_quiet() && asker.endpoint.is_quiet());
+}
