@@ -236,9 +236,14 @@ impl ByteEndpoint {
             self.stats.dropped += 1;
             return;
         }
-        let Ok((p, _)) = tilink::Packet::parse(&bytes) else {
-            self.stats.dropped += 1;
-            return;
+        // Exactly one TI packet: trailing bytes would be clocked in as packets nobody counted,
+        // queued or could cancel.
+        let p = match tilink::Packet::parse(&bytes) {
+            Ok((p, n)) if n == bytes.len() => p,
+            _ => {
+                self.stats.dropped += 1;
+                return;
+            }
         };
         if self.queue.len() >= MAX_QUEUED {
             // Never the one being clocked in (the front, when sending).

@@ -168,3 +168,21 @@ fn a_get_from_a_busy_calculator_fails_and_nothing_comes_late() {
     );
     assert!(holder.endpoint.is_quiet() && asker.endpoint.is_quiet());
 }
+
+#[test]
+fn a_far_message_of_two_packets_is_dropped_whole() {
+    // A peer packing ACK and VAR into one message would slip the VAR past the per-packet
+    // counting, the queue bound and the dropping of answers to a cancelled packet.
+    let mut asker = Side::new(&[("PULL", "{5}->L1\nPause\nGet(L1)\nDisp 9")], "PULL");
+    let mut holder = Side::new(&[("HOLD", "{1,2,3}->L1\nPause")], "HOLD");
+    let mut two = Packet::ack(tilink::MID_TI82).to_bytes();
+    two.extend(Packet::cts(tilink::MID_TI82).to_bytes());
+    asker.endpoint.packet(1, 0, two);
+    assert_eq!(asker.endpoint.queued(), 0);
+    assert_eq!(asker.endpoint.stats().dropped, 1);
+    // The calculators still work together afterwards.
+    play(&mut asker, &mut holder, 10 * MS, 2_000);
+    let want: Vec<Real> = [1, 2, 3].iter().map(|&n| Real::from_i64(n)).collect();
+    assert_eq!(asker.list1(), Some(want));
+    assert_eq!(asker.endpoint.stats().one_trip, 1);
+}
