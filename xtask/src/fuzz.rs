@@ -117,7 +117,7 @@ pub fn targets() -> Vec<Target> {
         },
         Target {
             name: "netlink_wire",
-            covers: "the network cable's wire protocol: a TCP byte stream decoded as the network thread reads it (bounded frames, decoded frames re-encode identically), then its packets, expiries and cancels played into a byte endpoint on the built-in runtime's cable during a `Get(` and on the home screen",
+            covers: "the network cable's wire protocol: a TCP stream read as the network thread reads it (lengths checked before allocating, decoded frames re-encode identically), then its packets, expiries and cancels played into a byte endpoint on the built-in runtime's cable during a Get( and on the home screen",
             run: netlink_wire::run,
             seeds: netlink_wire::seeds,
             max_len: 70 * 1024,
