@@ -606,6 +606,29 @@ mod tests {
         still_runs(s.calc);
     }
 
+    /// Reading stops at a refused length (after the frames before it) and at a cut frame;
+    /// another version's hello is read as its version alone.
+    #[test]
+    fn decoding_stops_where_the_network_thread_does() {
+        let c: std::collections::HashMap<_, _> = corpus().into_iter().collect();
+        let ack = far(1, 0, Packet::ack(MID_TI82));
+        assert_eq!(decode_stream(&c["too-long.bin"]), [hello(), ack.clone()]);
+        assert_eq!(decode_stream(&c["huge-length.bin"]), [hello()]);
+        let whole = frames(&[hello(), ack.clone()]);
+        assert_eq!(decode_stream(&whole[..whole.len() - 1]), [hello()]);
+        let v = decode_stream(&c["other-version.bin"]);
+        assert_eq!(
+            v[0],
+            Msg::Hello {
+                version: 2,
+                model: 0,
+                code: String::new()
+            }
+        );
+        assert_eq!(v.len(), 5);
+        assert_eq!(decode_stream(&c["largest-frame.bin"]).len(), 3);
+    }
+
     #[test]
     fn the_flood_is_capped_at_max_queued() {
         let (_, flood) = corpus()
