@@ -629,6 +629,37 @@ mod tests {
         assert_eq!(decode_stream(&c["largest-frame.bin"]).len(), 3);
     }
 
+    /// The probe sees an allocation made before the length check: a reader that sized its
+    /// buffer from the announced length would be caught.
+    #[test]
+    fn the_probe_sees_a_buffer_sized_before_the_check() {
+        let announced = 1 << 20;
+        let mut input = (announced as u32).to_le_bytes().to_vec();
+        input.extend([8; 16]);
+        let mut probe = Probe {
+            rest: &input,
+            step: 0,
+            largest: 0,
+        };
+        let mut len = [0u8; 4];
+        probe.read_exact(&mut len).unwrap();
+        let mut careless = vec![0u8; u32::from_le_bytes(len) as usize];
+        let _ = probe.read_exact(&mut careless);
+        assert_eq!(probe.largest, announced);
+        assert!(probe.largest > MAX_FRAME);
+        // The real reader refuses first.
+        let mut probe = Probe {
+            rest: &input,
+            step: 0,
+            largest: 0,
+        };
+        assert!(matches!(
+            wire::read_frame(&mut probe),
+            Err(WireError::TooLong(n)) if n == announced
+        ));
+        assert_eq!(probe.largest, 4);
+    }
+
     #[test]
     fn the_flood_is_capped_at_max_queued() {
         let (_, flood) = corpus()
