@@ -24,6 +24,8 @@ use ti82_machine::{Calc, Key, RomFirmware, RomImage};
 use tibasic::firmware::{install, program_var, start_program, BasicFirmware};
 use tifiles::fuzz::{mutate, Rng};
 
+mod netlink_wire;
+
 /// One boundary to fuzz.
 pub struct Target {
     pub name: &'static str,
@@ -112,6 +114,13 @@ pub fn targets() -> Vec<Target> {
             run: link_packets,
             seeds: packet_seeds,
             max_len: 1024,
+        },
+        Target {
+            name: "netlink_wire",
+            covers: "the network cable's wire protocol: a TCP stream read as the network thread reads it (lengths checked before allocating, decoded frames re-encode identically), then its packets, expiries and cancels played into a byte endpoint on the built-in runtime's cable during a Get( and on the home screen",
+            run: netlink_wire::run,
+            seeds: netlink_wire::seeds,
+            max_len: 70 * 1024,
         },
         Target {
             name: "key_scripts",
