@@ -208,9 +208,9 @@ impl ByteEndpoint {
         self.awaiting.is_some()
     }
 
-    /// Far packets waiting for the calculator.
+    /// Far packets waiting for the calculator (not counting what the endpoint plays itself).
     pub fn queued(&self) -> usize {
-        self.queue.len()
+        self.queue.iter().filter(|q| q.seq != LOCAL).count()
     }
 
     /// Whether the endpoint is idle: nothing queued, nothing on the wires, nothing awaited.

@@ -391,9 +391,11 @@ fn list_var(n: u8, values: &[i64]) -> (tifiles::var::Header, Vec<u8>) {
 }
 
 /// The far calculator's side of the calculator's `Get(L1` (spec 1.7.6: REQ → ACK → VAR →
-/// ACK → CTS → ACK → DATA → ACK), then its own request for `L4` from the home screen (REQ →
-/// ACK → VAR → ACK → CTS → ACK → DATA → ACK). Our calculator's packets are numbered 1
-/// (REQ), 2 (ACK), 3 (CTS), 4 (ACK), then 5 (ACK), 6 (VAR), 7 (ACK), 8 (DATA).
+/// ACK → CTS → ACK → DATA → ACK, in one round trip: the far endpoint played our ACK and CTS
+/// and our endpoint keeps them, docs/link.md), then its own request for `L4` from the home
+/// screen, which our endpoint answers the same way. Our calculator's forwarded packets are
+/// numbered 1 (REQ), then 2 (ACK), 3 (VAR), 4 (ACK), 5 (DATA); the far side's all answer
+/// our REQ (reply_to 1), the last packet of ours it took.
 pub fn get_exchange() -> Vec<Msg> {
     let (h1, d1) = list_var(1, &[7, 8, 9]);
     let (h4, _) = list_var(4, &[]);
@@ -404,13 +406,10 @@ pub fn get_exchange() -> Vec<Msg> {
         hello(),
         far(1, 1, Packet::ack(MID_TI82)),
         far(2, 1, Packet::var(MID_TI82, &h1)),
-        far(3, 3, Packet::ack(MID_TI82)),
-        far(4, 3, Packet::data(MID_TI82, d1)),
+        far(3, 1, Packet::ack(MID_TI82)),
+        far(4, 1, Packet::data(MID_TI82, d1)),
         Msg::Ping { id: 200 },
-        far(5, 4, Packet::req(MID_TI82, ty, name)),
-        far(6, 6, Packet::ack(MID_TI82)),
-        far(7, 6, Packet::cts(MID_TI82)),
-        far(8, 8, Packet::ack(MID_TI82)),
+        far(5, 1, Packet::req(MID_TI82, ty, name)),
         Msg::Ping { id: 7 },
         Msg::Pong { id: 7 },
     ]
@@ -502,7 +501,7 @@ pub fn corpus() -> Vec<(&'static str, Vec<u8>)> {
     let other_version = {
         let mut v = vec![1];
         v.extend(wire::MAGIC);
-        v.extend(2u16.to_le_bytes());
+        v.extend(3u16.to_le_bytes());
         v.extend(b"a longer hello of a later version");
         let mut f = (v.len() as u32).to_le_bytes().to_vec();
         f.extend(v);
@@ -565,9 +564,11 @@ mod tests {
     fn the_get_seed_completes_both_exchanges() {
         let s = session(&get_exchange());
         assert_eq!(read_list(s.calc.ram(), 1), Some(reals(&[7, 8, 9])));
-        assert_eq!(s.given, 8);
-        assert_eq!(s.stats.delivered, 8, "{:?}", s.stats);
-        // Our side: REQ ACK CTS ACK, then ACK VAR ACK DATA (with L4's {5,6}).
+        assert_eq!(s.given, 5);
+        assert_eq!(s.stats.delivered, 5, "{:?}", s.stats);
+        assert_eq!(s.stats.one_trip, 2, "{:?}", s.stats);
+        // Our side forwards REQ, then ACK VAR ACK DATA (with L4's {5,6}); its ACK and CTS of
+        // the far VAR and its ACK of the far DATA stay with our endpoint.
         let cmds: Vec<_> = s
             .outgoing
             .iter()
@@ -577,19 +578,7 @@ mod tests {
             })
             .collect();
         use tilink::Command as C;
-        assert_eq!(
-            cmds,
-            [
-                C::Req,
-                C::Ack,
-                C::Cts,
-                C::Ack,
-                C::Ack,
-                C::Var,
-                C::Ack,
-                C::Data
-            ]
-        );
+        assert_eq!(cmds, [C::Req, C::Ack, C::Var, C::Ack, C::Data]);
         assert_eq!(s.stats.expired + s.stats.cancelled + s.stats.dropped, 0);
     }
 
@@ -620,7 +609,7 @@ mod tests {
         assert_eq!(
             v[0],
             Msg::Hello {
-                version: 2,
+                version: 3,
                 model: 0,
                 code: String::new()
             }
