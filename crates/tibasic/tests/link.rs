@@ -391,3 +391,52 @@ fn a_program_printing_in_a_loop_does_not_answer_get() {
     );
     assert_busy_side_stayed_silent(&a, &b);
 }
+
+#[test]
+fn a_get_being_served_at_pause_finishes_when_enter_resumes_a_busy_program() {
+    // A pauses holding L1; B's Get( starts (its REQ begins at about 796 ms) and A's user presses
+    // ENTER while the exchange is under way. The OS's key-wait routine serves the request
+    // whole before the program goes on (spec 1.7.6), so the transfer completes even though
+    // the program then computes without end.
+    let a = calc_with(&[("HOLD", "{1,2,3}->L1\nPause\nFor(I,1,300000)\nEnd")]);
+    let b = calc_with(&[("PULL", "{9}->L1\nGet(L1)\nDisp L1(1)")]);
+    let (a, b) = cable::connect(a, b, LATENCY);
+    let mut sa = start_keys(&a, "HOLD");
+    let ran: u64 = sa
+        .iter()
+        .map(|(ms, k)| ms + if k.is_some() { 120 } else { 0 })
+        .sum();
+    let enter_at = 810;
+    sa.push((enter_at - ran, Some(Key::Enter)));
+    sa.push((3_000, None));
+    let mut sb = vec![(500, None)];
+    sb.extend(start_keys(&b, "PULL"));
+    sb.push((4_000, None));
+    let (a, b) = two_threads(a, b, sa, sb);
+    let packets = tilink::log::packets_from_levels(b.hardware().link.log());
+    let (first, last) = (packets.first().unwrap(), packets.last().unwrap());
+    // ENTER went down after the REQ began and was seen (within one 10 ms key scan) before
+    // the last packet.
+    assert!(
+        first.start < enter_at * MS && (enter_at + 10) * MS < last.start,
+        "ENTER at {enter_at} ms is not inside the exchange: {packets:?}"
+    );
+    assert_eq!(
+        commands(&b),
+        ["REQ", "ACK", "VAR", "ACK", "CTS", "ACK", "DATA", "ACK"]
+    );
+    assert_eq!(
+        read_list(b.ram(), 1),
+        Some(vec![
+            Real::from_i64(1),
+            Real::from_i64(2),
+            Real::from_i64(3)
+        ])
+    );
+    let fw = BasicFirmware::of(&a).unwrap();
+    assert!(
+        fw.program_active() && fw.status() == tibasic::interp::Status::Running,
+        "A left Pause and runs its loop: {:?}",
+        fw.status()
+    );
+}
