@@ -90,9 +90,11 @@ fn check_game(first: std::process::Output, second: std::process::Output) {
         _ => "tie",
     };
     assert_eq!(sres, other);
-    // Nothing was lost or given up on the way.
+    // Nothing was lost or given up on the way. A REQ may expire: one that reaches a
+    // calculator still computing its move is not taken (spec 1.7.6: only the OS's key wait
+    // answers), and the poller's `Get(` ends with L1 unchanged and pulls again.
     for out in [&fo, &so] {
-        assert!(out.contains(" 0 expired, 0 cancelled, 0 dropped"), "{out}");
+        assert!(out.contains(" expired, 0 cancelled, 0 dropped"), "{out}");
     }
 }
 
