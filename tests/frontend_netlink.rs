@@ -91,9 +91,12 @@ fn check_game(first: std::process::Output, second: std::process::Output) {
     };
     assert_eq!(sres, other);
     // Nothing was lost or given up on the way, and the Get( polls took one round trip
-    // (docs/link.md; `crates/netlink/tests/one_trip.rs` checks the packets of one).
+    // (docs/link.md; `crates/netlink/tests/one_trip.rs` checks the packets of one). A REQ
+    // may expire: one that reaches a calculator still computing its move is not taken (spec
+    // 1.7.6: only the OS's key wait answers), and the poller's `Get(` ends with L1 unchanged
+    // and pulls again.
     for out in [&fo, &so] {
-        assert!(out.contains(" 0 expired, 0 cancelled, 0 dropped"), "{out}");
+        assert!(out.contains(" expired, 0 cancelled, 0 dropped"), "{out}");
         let one_trip: u64 = out
             .lines()
             .find_map(|l| l.strip_suffix(" Get( in one round trip"))

@@ -326,8 +326,7 @@ impl CvcSide {
                 let pos = self.position()?;
                 let b = self.probe(calc.calc())?;
                 // The program takes the pulled board once L1(15) no longer says it is the
-                // other player's turn (a board pulled while the other calculator was still
-                // busy with its move may be stale; the program then simply pulls again).
+                // other player's turn (until then it simply pulls again).
                 if b.turn != Some(pos.to_move().number()) {
                     // The Get( stores the whole list at once: this is the other board.
                     let screen = glass_without_indicator(calc.calc());
@@ -626,9 +625,8 @@ impl CvcSide {
 /// pulled a board that says the move is over, waiting about 180 ms between requests, and a
 /// request that finds this calculator busy ends after the 2 s link time-out: so once this side
 /// has served a transfer and then heard no request for [`PULLED_QUIET_MS`], the other
-/// calculator has the board. (A transfer may begin before the board is final: the built-in
-/// runtime can be caught by a request while it finishes its move; the other calculator then
-/// gets a board that still says it is not its turn, and pulls again.)
+/// calculator has the board. (A request that comes while this calculator still computes its
+/// move goes unanswered, spec 1.7.6: it serves only the final board, at `Pause`.)
 #[derive(Debug)]
 struct Bursts {
     /// Emulated ms since the move's ENTER.

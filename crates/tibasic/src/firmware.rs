@@ -1110,8 +1110,12 @@ impl Firmware for BasicFirmware {
             if hw.now >= self.link_wake {
                 self.poll_link(hw);
             }
-            let running =
-                self.shell == Shell::Running && matches!(self.interp.status(), Status::Running);
+            // A silent request the holder began serving in the key wait (`Pause`, `Input`,
+            // a menu) is served whole before the program goes on: the OS's key-wait routine
+            // runs the exchange to its end before it returns the key (spec 1.7.6).
+            let running = self.shell == Shell::Running
+                && matches!(self.interp.status(), Status::Running)
+                && !self.holder.is_busy();
             if running {
                 self.run_statements(hw, until);
                 continue;

@@ -316,3 +316,127 @@ fn send_survives_a_save_state_mid_transfer() {
     );
     pc.detach(&mut calc);
 }
+
+/// Starts program `busy` on one calculator and, a second later (the program well under way),
+/// `Get(L1)` on the other, whose L1 is {9}; A leaves the cable after 4 s. Returns both.
+fn get_from_a_busy_program(busy: &str) -> (Calc, Calc) {
+    let a = calc_with(&[("BUSY", busy)]);
+    let b = calc_with(&[("PULL", "{9}->L1\nGet(L1)\nDisp L1(1)")]);
+    let (a, b) = cable::connect(a, b, LATENCY);
+    let mut sa = start_keys(&a, "BUSY");
+    sa.push((4_000, None));
+    let mut sb = vec![(1_000, None)];
+    sb.extend(start_keys(&b, "PULL"));
+    sb.push((8_000, None));
+    two_threads(a, b, sa, sb)
+}
+
+/// Spec 1.7.6 ("What the other TI-82 must be doing for Get( to succeed silently"): a TI-82
+/// answers REQ only from the OS's key-wait routine, never while a program computes or spins
+/// in a getKey loop. So the busy side never touched the wires (not one bit of the REQ
+/// acknowledged, no packet of its own in its link log), its program was still running when
+/// it left the cable, and the `Get(` ended with L1 unchanged.
+fn assert_busy_side_stayed_silent(a: &Calc, b: &Calc) {
+    let fw = BasicFirmware::of(a).unwrap();
+    assert!(
+        fw.program_active() && fw.status() == tibasic::interp::Status::Running,
+        "the busy program ran to the end of the test: {:?}",
+        fw.status()
+    );
+    assert_eq!(
+        a.hardware().link.own_changes(),
+        0,
+        "the busy side drove the link: {:?}",
+        commands(a)
+    );
+    assert_eq!(commands(a), Vec::<String>::new());
+    assert_eq!(read_list(b.ram(), 1), Some(vec![Real::from_i64(9)]));
+    assert!(text(b).iter().any(|l| l.ends_with("9")), "{:?}", text(b));
+}
+
+#[test]
+fn a_program_in_a_for_loop_does_not_answer_get() {
+    let (a, b) = get_from_a_busy_program("{1,2,3}->L1\nFor(I,1,300000)\nEnd");
+    assert_busy_side_stayed_silent(&a, &b);
+}
+
+#[test]
+fn a_program_in_nested_for_loops_does_not_answer_get() {
+    let (a, b) = get_from_a_busy_program("{1,2,3}->L1\nFor(I,1,1000)\nFor(J,1,1000)\nEnd\nEnd");
+    assert_busy_side_stayed_silent(&a, &b);
+}
+
+#[test]
+fn a_program_spinning_in_a_getkey_loop_does_not_answer_get() {
+    let (a, b) = get_from_a_busy_program("{1,2,3}->L1\nRepeat 0\ngetKey->K\nEnd");
+    assert_busy_side_stayed_silent(&a, &b);
+}
+
+#[test]
+fn a_program_in_a_while_loop_does_not_answer_get() {
+    let (a, b) = get_from_a_busy_program("{1,2,3}->L1\n0->N\nWhile N>=0\nN+1->N\nEnd");
+    assert_busy_side_stayed_silent(&a, &b);
+}
+
+#[test]
+fn a_program_in_an_is_loop_does_not_answer_get() {
+    let (a, b) = get_from_a_busy_program("{1,2,3}->L1\n0->N\nLbl A\nIS>(N,10^9)\nGoto A\nGoto A");
+    assert_busy_side_stayed_silent(&a, &b);
+}
+
+#[test]
+fn a_program_printing_in_a_loop_does_not_answer_get() {
+    let (a, b) = get_from_a_busy_program(
+        "{1,2,3}->L1\nClrHome\n0->N\nLbl A\nN+1->N\nDisp N\nOutput(8,1,N)\nGoto A",
+    );
+    assert_busy_side_stayed_silent(&a, &b);
+}
+
+#[test]
+fn a_get_being_served_at_pause_finishes_when_enter_resumes_a_busy_program() {
+    // A pauses holding L1; B's Get( starts (its REQ begins at about 796 ms) and A's user presses
+    // ENTER while the exchange is under way. The OS's key-wait routine serves the request
+    // whole before the program goes on (spec 1.7.6), so the transfer completes even though
+    // the program then computes without end.
+    let a = calc_with(&[("HOLD", "{1,2,3}->L1\nPause\nFor(I,1,300000)\nEnd")]);
+    let b = calc_with(&[("PULL", "{9}->L1\nGet(L1)\nDisp L1(1)")]);
+    let (a, b) = cable::connect(a, b, LATENCY);
+    let mut sa = start_keys(&a, "HOLD");
+    let ran: u64 = sa
+        .iter()
+        .map(|(ms, k)| ms + if k.is_some() { 120 } else { 0 })
+        .sum();
+    let enter_at = 810;
+    sa.push((enter_at - ran, Some(Key::Enter)));
+    sa.push((3_000, None));
+    let mut sb = vec![(500, None)];
+    sb.extend(start_keys(&b, "PULL"));
+    sb.push((4_000, None));
+    let (a, b) = two_threads(a, b, sa, sb);
+    let packets = tilink::log::packets_from_levels(b.hardware().link.log());
+    let (first, last) = (packets.first().unwrap(), packets.last().unwrap());
+    // ENTER went down after the REQ began and was seen (within one 10 ms key scan) before
+    // the last packet.
+    assert!(
+        first.start < enter_at * MS && (enter_at + 10) * MS < last.start,
+        "ENTER at {enter_at} ms is not inside the exchange: {packets:?}"
+    );
+    assert_eq!(
+        commands(&b),
+        ["REQ", "ACK", "VAR", "ACK", "CTS", "ACK", "DATA", "ACK"]
+    );
+    assert_eq!(
+        read_list(b.ram(), 1),
+        Some(vec![
+            Real::from_i64(1),
+            Real::from_i64(2),
+            Real::from_i64(3)
+        ])
+    );
+    let fw = BasicFirmware::of(&a).unwrap();
+    assert!(
+        fw.program_active() && fw.status() == tibasic::interp::Status::Running,
+        "A left Pause and runs its loop: {:?}",
+        fw.status()
+    );
+}

@@ -99,12 +99,14 @@ impl PacketLink {
         matches!(self.mode, Mode::Idle)
     }
 
-    /// Whether a packet is partly sent or received.
+    /// Whether a packet is under way: one is being sent (an ERR answering a bad packet
+    /// included), or a bit of one has been received. Listening with nothing on the wires yet
+    /// is not, however long it has been polled.
     pub fn mid_packet(&self) -> bool {
         match &self.mode {
             Mode::Idle => false,
-            Mode::Sending { pos, .. } => *pos > 0 || !self.bytes.is_idle(),
-            Mode::Receiving { .. } => !self.parser.is_idle() || !self.bytes.is_idle(),
+            Mode::Sending { .. } => true,
+            Mode::Receiving { .. } => !self.parser.is_idle() || self.bytes.mid_byte(),
         }
     }
 

@@ -196,6 +196,19 @@ impl ByteTransport {
         self.state == State::Idle
     }
 
+    /// Whether a byte is under way: a bit of it is being sent, or one has been seen. A
+    /// receive armed for the next byte with nothing on the wires yet is not (nor a send still
+    /// waiting for both lines high).
+    pub fn mid_byte(&self) -> bool {
+        match self.state {
+            State::Idle => false,
+            State::Send { bit, phase, .. } => bit > 0 || phase != SendPhase::WaitIdle,
+            State::Recv { bit, phase, .. } => {
+                bit > 0 || !matches!(phase, RecvPhase::WaitBit { .. })
+            }
+        }
+    }
+
     /// Starts sending `value` (replaces whatever was in progress). The first bit waits for
     /// both lines high, at most `step_timeout` from the first poll.
     pub fn send(&mut self, value: u8) {

@@ -140,6 +140,63 @@ fn golden_req_exchange() {
     assert_eq!(stream(pc.link().records()), want);
 }
 
+#[test]
+fn a_listening_holder_is_busy_only_once_a_packet_starts() {
+    // A firmware keeps polling its holder outside the OS's key wait only while an exchange is
+    // under way (spec 1.7.6: a TI-82 answers REQ only from its key-wait routine). Listening on
+    // quiet wires, however often polled, is not an exchange.
+    let mut cable = DirectCable::new(30);
+    let mut holder = Holder::new(MID_TI82, Timing::default());
+    let mut vars = vec![real('A', "2")];
+    let mut events = Vec::new();
+    let quiet = T_PER_SECOND / 10;
+    cable.run(
+        quiet,
+        |_| Wake::NEVER,
+        |ep| match holder.poll(ep, &mut vars) {
+            HolderPoll::Pending(w) => w.min(Wake::at(ep.now + 1_000)),
+            HolderPoll::Event(e) => panic!("nothing was asked: {e:?}"),
+        },
+    );
+    assert!(
+        !holder.is_busy(),
+        "a holder listening on quiet wires is idle"
+    );
+
+    // A requester starts: from the first bit the holder sees, the exchange is under way.
+    let mut pc = Requester::new(
+        MID_COMPUTER,
+        Timing::default(),
+        VarType::Real,
+        VarName::real('A').unwrap(),
+    );
+    let mut got = None;
+    let mut busy_from = None;
+    cable.run(u64::MAX / 2, side!(pc, got), |ep| {
+        let w = match holder.poll(ep, &mut vars) {
+            HolderPoll::Pending(w) => w,
+            HolderPoll::Event(e) => {
+                events.push(e);
+                Wake::at(ep.now + 1)
+            }
+        };
+        if holder.is_busy() && busy_from.is_none() {
+            busy_from = Some(ep.now);
+        }
+        w
+    });
+    assert!(busy_from.is_some_and(|t| t >= quiet), "busy once asked");
+    assert!(got.is_some_and(|r| r.is_ok()), "the request was served");
+    assert_eq!(
+        events,
+        [HolderEvent::Served {
+            ty: VarType::Real,
+            name: VarName::real('A').unwrap()
+        }]
+    );
+    assert!(!holder.is_busy(), "idle again after serving");
+}
+
 struct WithScreen(Vec<u8>);
 impl VarSource for WithScreen {
     fn lookup(&mut self, _: VarType, _: &VarName) -> Option<Variable> {
