@@ -164,6 +164,9 @@ pub struct ByteEndpoint {
     last_out: Option<(u32, Command)>,
     last_in: u32,
     awaiting: Option<Awaiting>,
+    /// Since when our calculator owes the next packet (it took one that is answered, spec
+    /// 1.7): far packets wait until it has sent it, or for one step timeout.
+    owed: Option<u64>,
     cancelled: VecDeque<u32>,
     holder: Holder,
     requester: Requester,
@@ -189,6 +192,7 @@ impl ByteEndpoint {
             last_out: None,
             last_in: 0,
             awaiting: None,
+            owed: None,
             cancelled: VecDeque::new(),
             holder: Holder::Idle,
             requester: Requester::Idle,
@@ -288,6 +292,7 @@ impl ByteEndpoint {
         self.stats.dropped += self.queue.len() as u64;
         self.queue.clear();
         self.awaiting = None;
+        self.owed = None;
         self.holder = Holder::Idle;
         self.requester = Requester::Idle;
         if !matches!(self.mode, Mode::Listening { .. }) || !self.parser.is_idle() {
@@ -371,6 +376,17 @@ impl ByteEndpoint {
 
     /// A whole packet from our calculator: kept here or forwarded to the far side.
     fn calc_sent(&mut self, p: tilink::Packet, now: u64) {
+        let cmd = p.cmd;
+        self.forward_or_keep(p, now);
+        // After its ACK it still owes the CTS of a one-trip Get( it receives, or the VAR or
+        // DATA of one it answers.
+        let more = cmd == Command::Ack
+            && (matches!(self.requester, Requester::Answering { .. })
+                || matches!(self.holder, Holder::Asked { .. } | Holder::Sending { .. }));
+        self.owed = more.then_some(now);
+    }
+
+    fn forward_or_keep(&mut self, p: tilink::Packet, now: u64) {
         if self.kept_here(&p, now) {
             return;
         }
@@ -409,6 +425,10 @@ impl ByteEndpoint {
 
     /// A whole packet delivered to our calculator.
     fn delivered(&mut self, q: Queued, now: u64) {
+        // Every packet but ACK is answered: the calculator talks next.
+        if q.cmd != Command::Ack {
+            self.owed = Some(now);
+        }
         if q.seq == LOCAL {
             return;
         }
@@ -465,10 +485,20 @@ impl ByteEndpoint {
                 if ep.lines() != 3 {
                     *bit_seen = true;
                 }
-                // While our calculator owes the ACK and CTS of a one-trip Get(, the far DATA
-                // waits.
-                let its_turn = matches!(self.requester, Requester::Answering { .. });
-                if !*bit_seen && self.parser.is_idle() && !self.queue.is_empty() && !its_turn {
+                // While our calculator owes an answer, far packets wait (a far REQ clocked in
+                // then would collide with it); a calculator silent for a step timeout owes
+                // nothing more.
+                if self
+                    .owed
+                    .is_some_and(|t| now >= t.saturating_add(self.timing.step_timeout))
+                {
+                    self.owed = None;
+                }
+                if !*bit_seen
+                    && self.parser.is_idle()
+                    && !self.queue.is_empty()
+                    && self.owed.is_none()
+                {
                     // Our turn to talk: the calculator is between packets.
                     self.mode = Mode::Sending { pos: 0 };
                     let b = self.queue[0].bytes[0];
@@ -476,11 +506,14 @@ impl ByteEndpoint {
                 }
             }
             match self.xport.poll(ep) {
-                ByteEvent::Pending(w) => {
-                    return match self.awaiting {
-                        Some(a) => w.min(Wake::at(self.give_up_at(a))),
-                        None => w,
-                    };
+                ByteEvent::Pending(mut w) => {
+                    if let Some(a) = self.awaiting {
+                        w = w.min(Wake::at(self.give_up_at(a)));
+                    }
+                    if let Some(t) = self.owed.filter(|_| !self.queue.is_empty()) {
+                        w = w.min(Wake::at(t.saturating_add(self.timing.step_timeout)));
+                    }
+                    return w;
                 }
                 ByteEvent::Idle => self.listen(),
                 ByteEvent::Done(rec) if rec.dir == Dir::Received => {

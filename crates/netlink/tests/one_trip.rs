@@ -81,6 +81,17 @@ impl Side {
 /// Runs `a` and `b` for `ms` emulated milliseconds over a network of `delay` T-states one
 /// way; `a` gets ENTER pressed at the start (its program waits at `Pause`).
 fn play(a: &mut Side, b: &mut Side, delay: u64, ms: u64) {
+    play_with(a, b, delay, ms, |_| None)
+}
+
+/// [`play`], with `extra` adding a message from `b` to `a` after each of `b`'s.
+fn play_with(
+    a: &mut Side,
+    b: &mut Side,
+    delay: u64,
+    ms: u64,
+    mut extra: impl FnMut(&Outgoing) -> Option<Outgoing>,
+) {
     let start = a.calc.now().max(b.calc.now());
     let mut in_flight: Vec<(u64, bool, Outgoing)> = Vec::new(); // (arrival, to_b, msg)
     a.calc.press(Key::Enter);
@@ -94,7 +105,11 @@ fn play(a: &mut Side, b: &mut Side, delay: u64, ms: u64) {
             in_flight.push((t + delay, true, o));
         }
         for o in b.run_to(t) {
+            let more = extra(&o);
             in_flight.push((t + delay, false, o));
+            if let Some(m) = more {
+                in_flight.push((t + delay, false, m));
+            }
         }
         let (due, later): (Vec<_>, Vec<_>) = in_flight.into_iter().partition(|m| m.0 <= t);
         in_flight = later;
@@ -185,4 +200,34 @@ fn a_far_message_of_two_packets_is_dropped_whole() {
     let want: Vec<Real> = [1, 2, 3].iter().map(|&n| Real::from_i64(n)).collect();
     assert_eq!(asker.list1(), Some(want));
     assert_eq!(asker.endpoint.stats().one_trip, 1);
+}
+
+#[test]
+fn a_far_request_right_behind_the_data_waits_for_our_last_ack() {
+    // The holder's calculator is done once its endpoint ACKs the DATA, so its next request can
+    // arrive with the DATA. Clocked in at once it would collide with our calculator's last ACK
+    // and break its Get(; it must wait until that ACK is out.
+    let mut holder = Side::new(&[("HOLD", "{1,2,3}->L1\nPause")], "HOLD");
+    let mut asker = Side::new(&[("PULL", "Pause\nGet(L1)\nPause")], "PULL");
+    let req = Packet::req(
+        tilink::MID_TI82,
+        tifiles::var::VarType::List,
+        tifiles::var::VarName::list(2).unwrap(),
+    );
+    play_with(&mut asker, &mut holder, 50 * MS, 2_000, |o| match o {
+        Outgoing::Packet { bytes, seq, .. } if bytes[1] == Command::Data.to_byte() => {
+            Some(Outgoing::Packet {
+                seq: seq + 1000,
+                reply_to: 0,
+                bytes: req.to_bytes(),
+            })
+        }
+        _ => None,
+    });
+    let want: Vec<Real> = [1, 2, 3].iter().map(|&n| Real::from_i64(n)).collect();
+    assert_eq!(asker.list1(), Some(want), "the Get( completed");
+    assert_eq!(asker.endpoint.stats().one_trip, 1);
+    // The request went in after our calculator's last ACK: at `Pause` it answered it (L2 is
+    // missing: EXIT, spec 1.7.6).
+    assert_eq!(cmds(&asker), [Command::Req, Command::Ack, Command::Skip]);
 }
