@@ -353,15 +353,15 @@ fn peer_killed_mid_transfer_then_replaced() {
     let mut me = Side::lists(port, 60);
     me.connect_and_send();
     // Get( the 60 reals back and kill the peer in the middle of the exchange: it has sent its
-    // ACK and VAR, our calculator its ACK and CTS (still on their way), the DATA never comes.
-    let before = me.cable.stats().sent;
+    // ACK and VAR (our calculator has taken them), and is still clocking out its 542-byte
+    // DATA (about a second at real speed) when it dies: the DATA never comes.
+    let before = me.cable.stats().delivered;
     me.start("GT");
     let start = Instant::now();
-    // Our REQ, ACK, CTS: then the peer clocks out its DATA.
-    while me.cable.stats().sent < before + 3 && start.elapsed() < Duration::from_secs(20) {
+    while me.cable.stats().delivered < before + 2 && start.elapsed() < Duration::from_secs(20) {
         me.run_ms(5);
     }
-    assert!(me.cable.stats().sent >= before + 3, "no CTS sent");
+    assert!(me.cable.stats().delivered >= before + 2, "no VAR came");
     peer.kill().unwrap();
     let _ = peer.wait();
     // The transfer fails as on a cable: Get( gives up, L1 unchanged; the calculator runs on.

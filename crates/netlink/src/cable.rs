@@ -20,6 +20,8 @@ use crate::wire::Msg;
 /// Wire delay of the local cable between the calculator and the endpoint, in T-states (as the
 /// in-process CALC VS CALC cable): a byte takes about 13 000 T-states (2 ms).
 pub const LOCAL_LATENCY: u64 = 400;
+/// How long [`NetCable::detach`] waits for what was sent to go out.
+pub const CLOSE_WAIT: Duration = Duration::from_secs(3);
 /// The longest slice run between two looks at the network, in T-states (1 ms).
 const SLICE: u64 = CLOCK_HZ / 1000;
 
@@ -277,12 +279,12 @@ impl NetCable {
         true
     }
 
-    /// Unplugs from the calculator and says goodbye to the peer.
+    /// Unplugs from the calculator and says goodbye to the peer, once what was sent has gone
+    /// out (at most [`CLOSE_WAIT`]).
     pub fn detach(self, calc: &mut Calc) {
         let NetCable { cable, net, .. } = self;
-        let _ = net.send(Msg::Bye);
         cable.detach(calc);
-        drop(net);
+        net.close(CLOSE_WAIT);
     }
 }
 

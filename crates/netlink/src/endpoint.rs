@@ -287,15 +287,30 @@ impl ByteEndpoint {
     }
 
     /// The cable was unplugged (the far side went away): everything in flight is lost, our
-    /// drive is released, and our calculator's own timeouts end what it was doing.
+    /// drive is released, and our calculator's own timeouts end what it was doing. Except an
+    /// answer to our calculator's own request that has already arrived whole: the far
+    /// endpoint finished that exchange for its calculator (one-trip `Get(`), so it is
+    /// delivered, as what the endpoint plays itself is.
     pub fn unplugged<E: LinkEndpoint + ?Sized>(&mut self, ep: &mut E) {
-        self.stats.dropped += self.queue.len() as u64;
-        self.queue.clear();
+        let ours = match self.requester {
+            Requester::Asked { seq }
+            | Requester::Answering { seq }
+            | Requester::Receiving { seq, .. } => Some(seq),
+            Requester::Idle => None,
+        };
+        let kept = |q: &Queued| q.seq == LOCAL || Some(q.reply_to) == ours;
+        let front_kept = self.queue.front().is_none_or(kept);
+        let before = self.queue.len();
+        self.queue.retain(kept);
+        self.stats.dropped += (before - self.queue.len()) as u64;
         self.awaiting = None;
-        self.owed = None;
         self.holder = Holder::Idle;
-        self.requester = Requester::Idle;
-        if !matches!(self.mode, Mode::Listening { .. }) || !self.parser.is_idle() {
+        if self.queue.is_empty() {
+            self.requester = Requester::Idle;
+            self.owed = None;
+        }
+        let sending = matches!(self.mode, Mode::Sending { .. });
+        if (sending && !front_kept) || (!sending && !self.parser.is_idle()) {
             self.parser.reset();
             self.xport.cancel(ep);
             self.listen();

@@ -128,6 +128,8 @@ struct Shared {
     rtt_us: AtomicU64,
     stop: AtomicBool,
     connected: AtomicBool,
+    /// The network thread has ended (after a close: what was sent has been written).
+    done: AtomicBool,
 }
 
 /// The emulation thread's handle on the network thread.
@@ -196,6 +198,7 @@ impl NetHandle {
             rtt_us: AtomicU64::new(u64::MAX),
             stop: AtomicBool::new(false),
             connected: AtomicBool::new(false),
+            done: AtomicBool::new(false),
         });
         let (tx, out_rx) = bounded(OUT_QUEUE);
         let (ev_tx, rx) = bounded(IN_QUEUE);
@@ -203,7 +206,10 @@ impl NetHandle {
         let pong_tx = tx.clone();
         std::thread::Builder::new()
             .name("ti82-netlink".into())
-            .spawn(move || manager(cfg, listener, sh, out_rx, pong_tx, ev_tx))
+            .spawn(move || {
+                manager(cfg, listener, sh.clone(), out_rx, pong_tx, ev_tx);
+                sh.done.store(true, Ordering::SeqCst);
+            })
             .map_err(NetError::Thread)?;
         Ok(NetHandle {
             tx,
@@ -249,6 +255,20 @@ impl NetHandle {
         match self.shared.rtt_us.load(Ordering::SeqCst) {
             u64::MAX => None,
             us => Some(Duration::from_micros(us)),
+        }
+    }
+}
+
+impl NetHandle {
+    /// Closes the cable as a user unplugs it when done: what this side has already sent is
+    /// written first (after its `--link-delay`), then `Bye`. Waits at most `wait` for that.
+    /// A far endpoint may have ACKed our calculator's last DATA itself (docs/link.md, "One
+    /// round trip per `Get(`"), so that DATA must still reach the far side.
+    pub fn close(self, wait: Duration) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        let start = Instant::now();
+        while !self.shared.done.load(Ordering::SeqCst) && start.elapsed() < wait {
+            std::thread::sleep(Duration::from_millis(2));
         }
     }
 }
@@ -533,6 +553,19 @@ fn connection(
     let mut ping_id = 0u32;
     let result = loop {
         if sh.stop.load(Ordering::SeqCst) {
+            // What was sent before the close still goes out, when due (bounded: a delay line
+            // holds at most DELAY_LINE messages of at most the configured delay).
+            for m in out_rx.try_iter().take(DELAY_LINE) {
+                let due = (Instant::now() + Duration::from_millis(cfg.delay.ms)).max(last_due);
+                last_due = due;
+                delayed.push_back((due, m));
+            }
+            for (due, m) in delayed.drain(..) {
+                std::thread::sleep(due.saturating_duration_since(Instant::now()));
+                if wire::write_msg(&mut w, &m).is_err() {
+                    break;
+                }
+            }
             let _ = wire::write_msg(&mut w, &Msg::Bye);
             let _ = w.flush();
             break "this side closed the cable".to_string();

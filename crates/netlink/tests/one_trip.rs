@@ -73,6 +73,12 @@ impl Side {
         }
     }
 
+    fn unplug(&mut self) {
+        let now = self.cable.now();
+        let port = self.cable.port();
+        self.endpoint.unplugged(&mut TimedPort::new(port, now));
+    }
+
     fn list1(&self) -> Option<Vec<Real>> {
         read_list(self.calc.ram(), 1)
     }
@@ -81,19 +87,30 @@ impl Side {
 /// Runs `a` and `b` for `ms` emulated milliseconds over a network of `delay` T-states one
 /// way; `a` gets ENTER pressed at the start (its program waits at `Pause`).
 fn play(a: &mut Side, b: &mut Side, delay: u64, ms: u64) {
-    play_with(a, b, delay, ms, |_| None)
+    play_with(a, b, delay, ms, |_| Extra::Nothing)
 }
 
-/// [`play`], with `extra` adding a message from `b` to `a` after each of `b`'s.
+/// What [`play_with`] does besides carrying a message from `b` to `a`.
+enum Extra {
+    Nothing,
+    /// Also carry this message right behind it.
+    Also(Outgoing),
+    /// Unplug the network right after `a` has taken it: nothing more crosses.
+    ThenUnplug,
+}
+
+/// [`play`], with `extra` looking at each of `b`'s messages.
 fn play_with(
     a: &mut Side,
     b: &mut Side,
     delay: u64,
     ms: u64,
-    mut extra: impl FnMut(&Outgoing) -> Option<Outgoing>,
+    mut extra: impl FnMut(&Outgoing) -> Extra,
 ) {
     let start = a.calc.now().max(b.calc.now());
-    let mut in_flight: Vec<(u64, bool, Outgoing)> = Vec::new(); // (arrival, to_b, msg)
+    // (arrival, to_b, msg, unplug after it)
+    let mut in_flight: Vec<(u64, bool, Outgoing, bool)> = Vec::new();
+    let mut cut = false;
     a.calc.press(Key::Enter);
     let mut t = start;
     while t < start + ms * MS {
@@ -102,23 +119,36 @@ fn play_with(
             a.calc.release(Key::Enter);
         }
         for o in a.run_to(t) {
-            in_flight.push((t + delay, true, o));
+            in_flight.push((t + delay, true, o, false));
         }
         for o in b.run_to(t) {
-            let more = extra(&o);
-            in_flight.push((t + delay, false, o));
-            if let Some(m) = more {
-                in_flight.push((t + delay, false, m));
+            match extra(&o) {
+                Extra::Nothing => in_flight.push((t + delay, false, o, false)),
+                Extra::Also(m) => {
+                    in_flight.push((t + delay, false, o, false));
+                    in_flight.push((t + delay, false, m, false));
+                }
+                Extra::ThenUnplug => in_flight.push((t + delay, false, o, true)),
             }
         }
         let (due, later): (Vec<_>, Vec<_>) = in_flight.into_iter().partition(|m| m.0 <= t);
         in_flight = later;
-        for (_, to_b, o) in due {
+        for (_, to_b, o, unplug) in due {
+            if cut {
+                break;
+            }
             if to_b {
                 b.take(o);
             } else {
                 a.take(o);
             }
+            if unplug {
+                a.unplug();
+                cut = true;
+            }
+        }
+        if cut {
+            in_flight.clear();
         }
     }
 }
@@ -216,13 +246,13 @@ fn a_far_request_right_behind_the_data_waits_for_our_last_ack() {
     );
     play_with(&mut asker, &mut holder, 50 * MS, 2_000, |o| match o {
         Outgoing::Packet { bytes, seq, .. } if bytes[1] == Command::Data.to_byte() => {
-            Some(Outgoing::Packet {
+            Extra::Also(Outgoing::Packet {
                 seq: seq + 1000,
                 reply_to: 0,
                 bytes: req.to_bytes(),
             })
         }
-        _ => None,
+        _ => Extra::Nothing,
     });
     let want: Vec<Real> = [1, 2, 3].iter().map(|&n| Real::from_i64(n)).collect();
     assert_eq!(asker.list1(), Some(want), "the Get( completed");
@@ -230,4 +260,34 @@ fn a_far_request_right_behind_the_data_waits_for_our_last_ack() {
     // The request went in after our calculator's last ACK: at `Pause` it answered it (L2 is
     // missing: EXIT, spec 1.7.6).
     assert_eq!(cmds(&asker), [Command::Req, Command::Ack, Command::Skip]);
+}
+
+#[test]
+fn an_answer_that_arrived_whole_is_delivered_after_the_peer_leaves() {
+    // The holder's endpoint ACKed the DATA for its calculator, which may then quit: the DATA
+    // that reached us before the cable went is ours to deliver.
+    let mut holder = Side::new(&[("HOLD", "{1,2,3}->L1\nPause")], "HOLD");
+    let mut asker = Side::new(&[("PULL", "Pause\nGet(L1)\nPause")], "PULL");
+    play_with(&mut asker, &mut holder, 50 * MS, 2_000, |o| match o {
+        Outgoing::Packet { bytes, .. } if bytes[1] == Command::Data.to_byte() => Extra::ThenUnplug,
+        _ => Extra::Nothing,
+    });
+    let want: Vec<Real> = [1, 2, 3].iter().map(|&n| Real::from_i64(n)).collect();
+    assert_eq!(asker.list1(), Some(want));
+    assert_eq!(asker.endpoint.stats().one_trip, 1);
+    assert_eq!(asker.endpoint.stats().dropped, 0);
+}
+
+#[test]
+fn an_answer_cut_off_by_the_peer_leaving_fails_the_get() {
+    // The peer goes after its VAR, before its DATA: the Get( fails as on a pulled cable.
+    let mut holder = Side::new(&[("HOLD", "{1,2,3}->L1\nPause")], "HOLD");
+    let mut asker = Side::new(&[("PULL", "{5}->L1\nPause\nGet(L1)\nPause")], "PULL");
+    play_with(&mut asker, &mut holder, 50 * MS, 6_000, |o| match o {
+        Outgoing::Packet { bytes, .. } if bytes[1] == Command::Var.to_byte() => Extra::ThenUnplug,
+        _ => Extra::Nothing,
+    });
+    assert_eq!(asker.list1(), Some(vec![Real::from_i64(5)]));
+    assert_eq!(asker.endpoint.stats().one_trip, 0);
+    assert!(asker.endpoint.is_quiet());
 }
