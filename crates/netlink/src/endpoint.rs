@@ -30,6 +30,9 @@ use tilink::{ByteEvent, ByteTransport, Command, Dir, Parser, TimedPort, Timing, 
 
 /// Far packets queued for the calculator at most; a flooding peer loses the oldest.
 pub const MAX_QUEUED: usize = 64;
+/// How long a far REQ or RTS waits for our calculator to take its first bit when no `Cancel`
+/// comes (the far calculator's own 2 s reply timeout normally ends it first): 60 s.
+pub const REQUEST_PATIENCE: u64 = 60 * ti82_machine::CLOCK_HZ;
 /// Cancelled sequence numbers remembered.
 const MAX_CANCELLED: usize = 32;
 
@@ -516,8 +519,14 @@ impl ByteEndpoint {
                 {
                     // Our turn to talk: the calculator is between packets.
                     self.mode = Mode::Sending { pos: 0 };
-                    let b = self.queue[0].bytes[0];
-                    self.xport.send(b);
+                    let q = &self.queue[0];
+                    if q.seq != LOCAL && matches!(q.cmd, Command::Req | Command::Rts) {
+                        // A far request waits on the wire for our calculator as long as the
+                        // far one waits for an answer: its own reply timeout ends it (Cancel).
+                        self.xport.send_patiently(q.bytes[0], REQUEST_PATIENCE);
+                    } else {
+                        self.xport.send(q.bytes[0]);
+                    }
                 }
             }
             match self.xport.poll(ep) {

@@ -87,7 +87,7 @@ impl Side {
 /// Runs `a` and `b` for `ms` emulated milliseconds over a network of `delay` T-states one
 /// way; `a` gets ENTER pressed at the start (its program waits at `Pause`).
 fn play(a: &mut Side, b: &mut Side, delay: u64, ms: u64) {
-    play_with(a, b, delay, ms, |_| Extra::Nothing)
+    play_with(a, b, delay, ms, 1, |_| Extra::Nothing)
 }
 
 /// What [`play_with`] does besides carrying a message from `b` to `a`.
@@ -99,15 +99,18 @@ enum Extra {
     ThenUnplug,
 }
 
-/// [`play`], with `extra` looking at each of `b`'s messages.
+/// [`play`], with `b` running `b_speed` times as fast as `a` (turbo against real speed) and
+/// `extra` looking at each of `b`'s messages.
 fn play_with(
     a: &mut Side,
     b: &mut Side,
     delay: u64,
     ms: u64,
+    b_speed: u64,
     mut extra: impl FnMut(&Outgoing) -> Extra,
 ) {
     let start = a.calc.now().max(b.calc.now());
+    let b_start = b.calc.now();
     // (arrival, to_b, msg, unplug after it)
     let mut in_flight: Vec<(u64, bool, Outgoing, bool)> = Vec::new();
     let mut cut = false;
@@ -121,7 +124,7 @@ fn play_with(
         for o in a.run_to(t) {
             in_flight.push((t + delay, true, o, false));
         }
-        for o in b.run_to(t) {
+        for o in b.run_to(b_start + (t - start) * b_speed) {
             match extra(&o) {
                 Extra::Nothing => in_flight.push((t + delay, false, o, false)),
                 Extra::Also(m) => {
@@ -244,7 +247,7 @@ fn a_far_request_right_behind_the_data_waits_for_our_last_ack() {
         tifiles::var::VarType::List,
         tifiles::var::VarName::list(2).unwrap(),
     );
-    play_with(&mut asker, &mut holder, 50 * MS, 2_000, |o| match o {
+    play_with(&mut asker, &mut holder, 50 * MS, 2_000, 1, |o| match o {
         Outgoing::Packet { bytes, seq, .. } if bytes[1] == Command::Data.to_byte() => {
             Extra::Also(Outgoing::Packet {
                 seq: seq + 1000,
@@ -268,7 +271,7 @@ fn an_answer_that_arrived_whole_is_delivered_after_the_peer_leaves() {
     // that reached us before the cable went is ours to deliver.
     let mut holder = Side::new(&[("HOLD", "{1,2,3}->L1\nPause")], "HOLD");
     let mut asker = Side::new(&[("PULL", "Pause\nGet(L1)\nPause")], "PULL");
-    play_with(&mut asker, &mut holder, 50 * MS, 2_000, |o| match o {
+    play_with(&mut asker, &mut holder, 50 * MS, 2_000, 1, |o| match o {
         Outgoing::Packet { bytes, .. } if bytes[1] == Command::Data.to_byte() => Extra::ThenUnplug,
         _ => Extra::Nothing,
     });
@@ -283,11 +286,43 @@ fn an_answer_cut_off_by_the_peer_leaving_fails_the_get() {
     // The peer goes after its VAR, before its DATA: the Get( fails as on a pulled cable.
     let mut holder = Side::new(&[("HOLD", "{1,2,3}->L1\nPause")], "HOLD");
     let mut asker = Side::new(&[("PULL", "{5}->L1\nPause\nGet(L1)\nPause")], "PULL");
-    play_with(&mut asker, &mut holder, 50 * MS, 6_000, |o| match o {
+    play_with(&mut asker, &mut holder, 50 * MS, 6_000, 1, |o| match o {
         Outgoing::Packet { bytes, .. } if bytes[1] == Command::Var.to_byte() => Extra::ThenUnplug,
         _ => Extra::Nothing,
     });
     assert_eq!(asker.list1(), Some(vec![Real::from_i64(5)]));
     assert_eq!(asker.endpoint.stats().one_trip, 0);
     assert!(asker.endpoint.is_quiet());
+}
+
+#[test]
+fn a_request_waits_for_a_faster_calculator_as_long_as_the_requester_waits() {
+    // The holder runs 20 times as fast (turbo) and computes for several of its own seconds
+    // before its Pause: longer than a wire's 2 s step timeout in its time, far less than the
+    // requester's 2 s reply timeout in the requester's. As on a wire, what counts is whether
+    // the requester is still waiting when the holder listens: the REQ stays on the wire for it.
+    let mut holder = Side::new(
+        &[("HOLD", "{1,2,3}->L1\nFor(I,1,3000)\nEnd\nPause")],
+        "HOLD",
+    );
+    let mut asker = Side::new(&[("PULL", "Pause\nGet(L1)\nPause")], "PULL");
+    let holder_start = holder.calc.now();
+    play_with(&mut asker, &mut holder, 20 * MS, 2_000, 20, |_| {
+        Extra::Nothing
+    });
+    let want: Vec<Real> = [1, 2, 3].iter().map(|&n| Real::from_i64(n)).collect();
+    assert_eq!(asker.list1(), Some(want));
+    let (h, a) = (holder.endpoint.stats(), asker.endpoint.stats());
+    assert_eq!(
+        (h.expired, a.cancelled, h.dropped),
+        (0, 0, 0),
+        "{h:?} {a:?}"
+    );
+    // The holder took the REQ more than a step timeout (2 s) of its own time after it came.
+    let req_in = holder_start + 20 * (60 * MS + 20 * MS);
+    let took = holder.sent[0].0;
+    assert!(
+        took > req_in + 2 * ti82_machine::CLOCK_HZ,
+        "took at {took}, REQ in about {req_in}"
+    );
 }

@@ -178,11 +178,15 @@ enum State {
 pub struct ByteTransport {
     timing: Timing,
     state: State,
+    /// How long the byte being sent waits for its first bit's acknowledge, if not
+    /// `step_timeout` ([`ByteTransport::send_patiently`]; not part of a saved state).
+    first_ack: Option<u64>,
 }
 
 impl ByteTransport {
     pub fn new(timing: Timing) -> Self {
         ByteTransport {
+            first_ack: None,
             timing,
             state: State::Idle,
         }
@@ -212,6 +216,19 @@ impl ByteTransport {
     /// Starts sending `value` (replaces whatever was in progress). The first bit waits for
     /// both lines high, at most `step_timeout` from the first poll.
     pub fn send(&mut self, value: u8) {
+        self.first_ack = None;
+        self.start_send(value);
+    }
+
+    /// [`ByteTransport::send`], with the first bit waiting up to `first_ack` T-states for its
+    /// acknowledge instead of the step timeout: a device that stands in for a sender whose
+    /// own patience is kept elsewhere (the network cable, docs/link.md).
+    pub fn send_patiently(&mut self, value: u8, first_ack: u64) {
+        self.first_ack = Some(first_ack);
+        self.start_send(value);
+    }
+
+    fn start_send(&mut self, value: u8) {
         self.state = State::Send {
             value,
             bit: 0,
@@ -283,10 +300,13 @@ impl ByteTransport {
                         // Step 2: 0 → pull the tip, 1 → pull the ring.
                         let one = (*value >> *bit) & 1 != 0;
                         ep.set_drive(if one { RING } else { TIP });
-                        if *bit == 0 {
+                        let wait = if *bit == 0 {
                             *start = now;
-                        }
-                        *deadline = now.saturating_add(tm.step_timeout);
+                            self.first_ack.unwrap_or(tm.step_timeout)
+                        } else {
+                            tm.step_timeout
+                        };
+                        *deadline = now.saturating_add(wait);
                         *phase = SendPhase::WaitAck;
                     }
                     SendPhase::WaitAck => {
@@ -581,6 +601,10 @@ impl ByteTransport {
         if bit >= 8 {
             return Err(corrupt("link: bit index"));
         }
-        Ok(ByteTransport { timing, state })
+        Ok(ByteTransport {
+            timing,
+            state,
+            first_ack: None,
+        })
     }
 }
