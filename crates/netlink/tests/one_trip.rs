@@ -8,7 +8,7 @@
 
 use netlink::endpoint::{ByteEndpoint, EndpointStats, Outgoing};
 use ti82_machine::{Calc, Key, CLOCK_HZ};
-use tibasic::firmware::{install, program_var, read_list, start_program, BasicFirmware};
+use tibasic::firmware::{calc_with_sources, read_list, start_program};
 use tibasic::real::Real;
 use tilink::{Command, Packet, TimedPort, Timing, VirtualCable};
 
@@ -26,14 +26,7 @@ struct Side {
 
 impl Side {
     fn new(programs: &[(&str, &str)], start: &str) -> Side {
-        let mut calc = Calc::new(BasicFirmware::new());
-        let vars: Vec<_> = programs
-            .iter()
-            .map(|(name, src)| {
-                program_var(name, tifiles::tokens::tokenize_source(src).unwrap()).unwrap()
-            })
-            .collect();
-        install(calc.ram_mut(), &vars).unwrap();
+        let mut calc = calc_with_sources(programs).unwrap();
         start_program(&mut calc, start).unwrap();
         let cable = VirtualCable::attach(&mut calc, netlink::cable::LOCAL_LATENCY);
         Side {

@@ -1170,6 +1170,22 @@ pub fn install(ram: &mut [u8], vars: &[Variable]) -> Result<(), vat::VatError> {
     Ok(())
 }
 
+/// A calculator on this firmware holding `programs`, each (name, source text) tokenized as the
+/// project's program files are (tests, fuzzing, tools). The error names the program.
+pub fn calc_with_sources(programs: &[(&str, &str)]) -> Result<ti82_machine::Calc, String> {
+    let vars = programs
+        .iter()
+        .map(|(name, src)| {
+            let tokens =
+                tifiles::tokens::tokenize_source(src).map_err(|e| format!("{name}: {e}"))?;
+            program_var(name, tokens).ok_or_else(|| format!("{name}: not a program name"))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let mut calc = ti82_machine::Calc::new(BasicFirmware::new());
+    install(calc.ram_mut(), &vars).map_err(|e| format!("the programs do not fit: {e}"))?;
+    Ok(calc)
+}
+
 /// A program variable from its name and tokens.
 pub fn program_var(name: &str, tokens: Vec<u8>) -> Option<Variable> {
     Some(Variable {

@@ -2,21 +2,13 @@
 //! programs that draw through the T6A04 and read the keypad matrix, save states.
 
 use ti82_machine::{Calc, Key};
-use tibasic::firmware::{install, program_var, read_list, BasicFirmware};
+use tibasic::firmware::{calc_with_sources, read_list, BasicFirmware};
 use tibasic::real::Real;
 
 const MS: u64 = 6_000;
 
 fn calc_with(programs: &[(&str, &str)]) -> Calc {
-    let mut calc = Calc::new(BasicFirmware::new());
-    let vars: Vec<_> = programs
-        .iter()
-        .map(|(name, src)| {
-            let tokens = tifiles::tokens::tokenize_source(src).expect("source tokenizes");
-            program_var(name, tokens).expect("valid name")
-        })
-        .collect();
-    install(calc.ram_mut(), &vars).expect("programs fit");
+    let mut calc = calc_with_sources(programs).unwrap();
     calc.run_for(50 * MS);
     calc
 }

@@ -3,7 +3,7 @@
 
 use ti82_machine::cable;
 use ti82_machine::{Calc, Key};
-use tibasic::firmware::{install, program_names, program_var, read_list, BasicFirmware};
+use tibasic::firmware::{calc_with_sources, program_names, read_list, BasicFirmware};
 use tibasic::real::Real;
 
 const MS: u64 = 6_000;
@@ -11,14 +11,7 @@ const MS: u64 = 6_000;
 const LATENCY: u64 = ti82_machine::cable::DEFAULT_LATENCY;
 
 fn calc_with(programs: &[(&str, &str)]) -> Calc {
-    let mut calc = Calc::new(BasicFirmware::new());
-    let vars: Vec<_> = programs
-        .iter()
-        .map(|(name, src)| {
-            program_var(name, tifiles::tokens::tokenize_source(src).unwrap()).unwrap()
-        })
-        .collect();
-    install(calc.ram_mut(), &vars).unwrap();
+    let mut calc = calc_with_sources(programs).unwrap();
     calc.hardware_mut().link.enable_log();
     calc
 }

@@ -21,7 +21,7 @@ use std::io::Read;
 use netlink::endpoint::{ByteEndpoint, EndpointStats, Outgoing, MAX_QUEUED};
 use netlink::wire::{self, Msg, WireError, MAX_FRAME};
 use ti82_machine::Calc;
-use tibasic::firmware::{install, program_var, read_list, start_program, BasicFirmware};
+use tibasic::firmware::{calc_with_sources, read_list, start_program};
 use tibasic::real::Real;
 use tilink::{Packet, TimedPort, Timing, VirtualCable, MID_TI82};
 
@@ -175,15 +175,8 @@ pub struct Session {
 
 /// A calculator with the two programs, running [`GET_PROGRAM`].
 fn calculator() -> Calc {
-    let mut calc = Calc::new(BasicFirmware::new());
-    let vars: Vec<_> = [("G", GET_PROGRAM), ("C", CHECK_PROGRAM)]
-        .into_iter()
-        .map(|(name, src)| {
-            let t = tifiles::tokens::tokenize_source(src).expect("the fuzz programs tokenize");
-            program_var(name, t).expect("a program variable")
-        })
-        .collect();
-    install(calc.ram_mut(), &vars).expect("the fuzz programs install");
+    let mut calc = calc_with_sources(&[("G", GET_PROGRAM), ("C", CHECK_PROGRAM)])
+        .expect("the fuzz programs install");
     calc.run_for(20 * MS);
     start_program(&mut calc, "G").expect("program G");
     calc
