@@ -237,7 +237,8 @@ impl ByteEndpoint {
 
     /// A far packet.
     pub fn packet(&mut self, seq: u32, reply_to: u32, bytes: Vec<u8>) {
-        if self.cancelled.contains(&reply_to) {
+        // Sequence numbers start at 1; 0 marks what the endpoint plays itself.
+        if seq == LOCAL || self.cancelled.contains(&reply_to) {
             // An answer to a packet our calculator has given up on: on a wire it would never
             // have come.
             self.stats.dropped += 1;

@@ -7,7 +7,7 @@
 //! |---|---|---|
 //! | 1 | `Hello` | magic `"TI82LINK"`, version `u16`, model `u8` (`0x82`), code length `u8`, code (UTF-8, ≤ 64 bytes) |
 //! | 2 | `Refuse` | reason (UTF-8, ≤ 200 bytes) |
-//! | 3 | `Packet` | seq `u32`, reply_to `u32`, the TI packet's bytes (≤ 65 541) |
+//! | 3 | `Packet` | seq `u32` (from 1; a packet numbered 0 is dropped), reply_to `u32` (0: none), the TI packet's bytes (≤ 65 541) |
 //! | 4 | `Expired` | seq `u32`: the receiver's calculator never took that packet (or broke off) |
 //! | 5 | `Cancel` | seq `u32`: the sender's calculator gave up waiting for an answer to that packet |
 //! | 6 | `Ping` | id `u32` |

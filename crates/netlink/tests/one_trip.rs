@@ -319,3 +319,14 @@ fn a_request_waits_for_a_faster_calculator_as_long_as_the_requester_waits() {
         "took at {took}, REQ in about {req_in}"
     );
 }
+
+#[test]
+fn a_far_packet_numbered_zero_is_dropped() {
+    // 0 marks what the endpoint plays itself; a peer's packet 0 would be delivered uncounted.
+    let mut asker = Side::new(&[("PULL", "Pause")], "PULL");
+    asker
+        .endpoint
+        .packet(0, 0, Packet::cts(tilink::MID_TI82).to_bytes());
+    assert_eq!(asker.endpoint.queued(), 0);
+    assert_eq!(asker.endpoint.stats().dropped, 1);
+}
