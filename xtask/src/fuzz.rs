@@ -394,19 +394,30 @@ fn run_program(bytes: Vec<u8>) {
         return;
     }
     calc.run_for(100 * MS);
-    for k in [
+    let keys = [
         Key::K2,
         Key::Enter,
         Key::K1,
         Key::Enter,
         Key::Down,
         Key::Enter,
-    ] {
+    ];
+    tap_keys(&mut calc, &keys, 40);
+    pulse_on(&mut calc);
+}
+
+/// Taps each key for 20 ms with `gap_ms` after it.
+fn tap_keys(calc: &mut Calc, keys: &[Key], gap_ms: u64) {
+    for &k in keys {
         calc.press(k);
         calc.run_for(20 * MS);
         calc.release(k);
-        calc.run_for(40 * MS);
+        calc.run_for(gap_ms * MS);
     }
+}
+
+/// Presses and releases ON (20 ms each).
+fn pulse_on(calc: &mut Calc) {
     calc.set_on(true);
     calc.run_for(20 * MS);
     calc.set_on(false);
@@ -439,16 +450,9 @@ fn basic_tokens(bytes: &[u8]) {
 }
 
 fn keys_and_on(calc: &mut Calc) {
-    for k in [Key::Enter, Key::Down, Key::K1, Key::Prgm, Key::Clear] {
-        calc.press(k);
-        calc.run_for(20 * MS);
-        calc.release(k);
-        calc.run_for(20 * MS);
-    }
-    calc.set_on(true);
-    calc.run_for(20 * MS);
-    calc.set_on(false);
-    calc.run_for(20 * MS);
+    let keys = [Key::Enter, Key::Down, Key::K1, Key::Prgm, Key::Clear];
+    tap_keys(calc, &keys, 20);
+    pulse_on(calc);
 }
 
 fn runtime_state(bytes: &[u8]) {

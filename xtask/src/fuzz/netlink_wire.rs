@@ -324,10 +324,7 @@ pub fn session(msgs: &[Msg]) -> Session {
 /// Whatever the peer did, the calculator still runs: ON breaks a program that still waits,
 /// and a program started from the PRGM menu stores its list.
 fn still_runs(mut calc: Calc) {
-    calc.set_on(true);
-    calc.run_for(20 * MS);
-    calc.set_on(false);
-    calc.run_for(20 * MS);
+    super::pulse_on(&mut calc);
     start_program(&mut calc, "C").expect("program C is still there");
     calc.run_for(100 * MS);
     assert_eq!(
