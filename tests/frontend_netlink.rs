@@ -299,6 +299,20 @@ fn rom_process(dir: &std::path::Path, port: u16, delay: u64) -> Child {
         .unwrap()
 }
 
+/// The Z80 protocol peer as the ROM of another process, 150 ms away, and a built-in
+/// calculator connected to it that has `Send(`-ed it an `n`-element list.
+fn rom_peer_holding(dir: &std::path::Path, port: u16, n: i64) -> (Child, Side) {
+    let peer = rom_process(dir, port, 150);
+    let mut me = Side::lists(port, n);
+    me.connect_and_send();
+    (peer, me)
+}
+
+fn stop(mut peer: Child) {
+    peer.kill().unwrap();
+    let _ = peer.wait();
+}
+
 fn list_of(n: i64) -> Vec<Real> {
     (1..=n).map(Real::from_i64).collect()
 }
@@ -310,11 +324,8 @@ fn list_source(n: i64) -> String {
 
 #[test]
 fn built_in_calculator_and_z80_rom_peer_over_150_ms() {
-    let dir = rom::temp_dir("netrom");
-    let port = free_port();
-    let mut peer = rom_process(&dir, port, 150);
-    let mut me = Side::lists(port, 12);
-    me.connect_and_send();
+    let (dir, port) = (rom::temp_dir("netrom"), free_port());
+    let (peer, mut me) = rom_peer_holding(&dir, port, 12);
     // Get( it back.
     me.start("GT");
     let want = 6 + 78;
@@ -341,17 +352,13 @@ fn built_in_calculator_and_z80_rom_peer_over_150_ms() {
         .and_then(|r| r.trim_end_matches(" ms").parse().ok())
         .unwrap_or_else(|| panic!("no RTT in {status:?}"));
     assert!((300..1_000).contains(&rtt), "{status}");
-    peer.kill().unwrap();
-    let _ = peer.wait();
+    stop(peer);
 }
 
 #[test]
 fn peer_killed_mid_transfer_then_replaced() {
-    let dir = rom::temp_dir("netkill");
-    let port = free_port();
-    let mut peer = rom_process(&dir, port, 150);
-    let mut me = Side::lists(port, 60);
-    me.connect_and_send();
+    let (dir, port) = (rom::temp_dir("netkill"), free_port());
+    let (peer, mut me) = rom_peer_holding(&dir, port, 60);
     // Get( the 60 reals back and kill the peer in the middle of the exchange: it has sent its
     // ACK and VAR (our calculator has taken them), and is still clocking out its 542-byte
     // DATA (about a second at real speed) when it dies: the DATA never comes.
@@ -362,8 +369,7 @@ fn peer_killed_mid_transfer_then_replaced() {
         me.run_ms(5);
     }
     assert!(me.cable.stats().delivered >= before + 2, "no VAR came");
-    peer.kill().unwrap();
-    let _ = peer.wait();
+    stop(peer);
     // The transfer fails as on a cable: Get( gives up, L1 unchanged; the calculator runs on.
     assert!(
         me.until_shown("15"),
@@ -374,13 +380,12 @@ fn peer_killed_mid_transfer_then_replaced() {
     let msgs = me.cable.take_messages();
     assert!(msgs.iter().any(|m| m.contains("unplugged")), "{msgs:?}");
     // A new peer on the same port: the cable plugs itself in again, transfers work.
-    let mut peer = rom_process(&dir, port, 150);
+    let peer = rom_process(&dir, port, 150);
     me.connect_and_send();
     me.start("GT");
     assert!(me.until_shown(&(6 + 1830).to_string()), "{:?}", me.text());
     assert_eq!(read_list(me.calc.ram(), 1), Some(list_of(60)));
-    peer.kill().unwrap();
-    let _ = peer.wait();
+    stop(peer);
 }
 
 // ------------------------------------------------------------------ refusals
