@@ -125,10 +125,11 @@ enum Requester {
     Asked {
         seq: u32,
     },
-    /// The far VAR was delivered. Our calculator's ACK and CTS stay here (the holder's
-    /// endpoint played them) and far packets wait until it has sent them.
+    /// The far VAR (from machine `mid`) was delivered. Our calculator's ACK and CTS stay
+    /// here (the holder's endpoint played them) and far packets wait until it has sent them.
     Answering {
         seq: u32,
+        mid: u8,
     },
     /// Our CTS stayed here; the far ACK and DATA go in (`data_in` once the DATA has); our
     /// calculator's ACK of the DATA stays here.
@@ -298,7 +299,7 @@ impl ByteEndpoint {
     pub fn unplugged<E: LinkEndpoint + ?Sized>(&mut self, ep: &mut E) {
         let ours = match self.requester {
             Requester::Asked { seq }
-            | Requester::Answering { seq }
+            | Requester::Answering { seq, .. }
             | Requester::Receiving { seq, .. } => Some(seq),
             Requester::Idle => None,
         };
@@ -364,7 +365,7 @@ impl ByteEndpoint {
         match (self.requester, p.cmd) {
             // Its ACK of the VAR: the holder's endpoint played it.
             (Requester::Answering { .. }, Command::Ack) => true,
-            (Requester::Answering { seq }, Command::Cts) => {
+            (Requester::Answering { seq, .. }, Command::Cts) => {
                 self.requester = Requester::Receiving {
                     seq,
                     data_in: false,
@@ -372,12 +373,12 @@ impl ByteEndpoint {
                 self.awaiting = Some(Awaiting { seq, since: now });
                 true
             }
-            (Requester::Answering { seq }, _) => {
+            (Requester::Answering { seq, mid }, _) => {
                 // It declined the variable (SKIP/EXIT): the holder has already sent it, so
                 // its DATA is dropped, and the decline is ACKed here as the holder would.
                 self.requester = Requester::Idle;
                 self.drop_queued(|q| q.reply_to == seq);
-                self.play(&[tilink::Packet::ack(p.mid)]);
+                self.play(&[tilink::Packet::ack(mid)]);
                 true
             }
             (Requester::Receiving { data_in: true, .. }, Command::Ack) => {
@@ -459,7 +460,10 @@ impl ByteEndpoint {
         };
         self.requester = match (self.requester, q.cmd) {
             (r @ Requester::Asked { .. }, Command::Ack) => r,
-            (Requester::Asked { seq }, Command::Var) => Requester::Answering { seq },
+            (Requester::Asked { seq }, Command::Var) => Requester::Answering {
+                seq,
+                mid: q.bytes[0],
+            },
             (r @ Requester::Receiving { .. }, Command::Ack) => r,
             (Requester::Receiving { seq, .. }, Command::Data) => {
                 Requester::Receiving { seq, data_in: true }
