@@ -291,6 +291,10 @@ impl Machine {
     /// Runs until every queued key has been played.
     pub fn run_queue(&mut self) -> Result<()> {
         while !self.player.is_idle(self.calc.now()) {
+            // A signal asked to stop: what was played so far stands.
+            if crate::shutdown::requested() {
+                break;
+            }
             let now = self.calc.now();
             let t = self.player.busy_until.saturating_sub(now).clamp(1, FRAME_T);
             self.advance(t)?;

@@ -212,6 +212,10 @@ pub struct RunArgs {
     /// Record the LCD as an animated GIF while running.
     #[arg(long, value_name = "FILE", requires = "headless")]
     pub gif: Option<PathBuf>,
+    /// Write the calculator's state to FILE at the end (atomically). SIGTERM or Ctrl+C ends the
+    /// run early and still writes every output.
+    #[arg(long, value_name = "FILE", requires = "headless")]
+    pub save_state: Option<PathBuf>,
     /// Print the 96×64 LCD as text art (`#` dark, `.` light).
     #[arg(long, requires = "headless")]
     pub print_lcd: bool,

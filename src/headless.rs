@@ -32,6 +32,8 @@ pub struct Headless {
     pub play_cvc: Option<ti82_harness::CvcOptions>,
     /// With a network cable: how fast to run (`None`: as fast as possible).
     pub speed: Option<f64>,
+    /// Write the calculator's state here at the end.
+    pub save_state: Option<PathBuf>,
 }
 
 impl Headless {
@@ -98,6 +100,9 @@ impl Headless {
             for line in screen_text(&screen) {
                 writeln!(out, "{line}").context("stdout")?;
             }
+        }
+        if let Some(p) = &self.save_state {
+            crate::session::save_state(&m.calc, p)?;
         }
         Ok(())
     }

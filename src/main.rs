@@ -37,6 +37,8 @@ fn headless(args: &RunArgs) -> Result<()> {
     let mut machine = args.machine.clone();
     machine.mancala |= args.play_cvc.is_some();
     let mut m = Machine::start_scripted(&setup, &machine, false, args.keys.is_some())?;
+    // A signal ends the run early; the outputs are still written.
+    ti82::shutdown::install()?;
     for msg in m.messages.drain(..) {
         eprintln!("ti82: {msg}");
     }
@@ -62,6 +64,7 @@ fn headless(args: &RunArgs) -> Result<()> {
             ti82::pacing::Speed::Times(f) => Some(f),
             ti82::pacing::Speed::Turbo => None,
         },
+        save_state: args.save_state.clone(),
     };
     let mut out = std::io::stdout().lock();
     let result = h.run(&mut m, &mut out);

@@ -252,6 +252,15 @@ impl Side {
         self.tap(Key::Enter);
     }
 
+    /// The glass read back as text (trailing blanks cut).
+    fn glass(&self) -> Vec<String> {
+        let screen = self.calc.lcd();
+        tibasic::glass::read(|x, y| screen.pixel(x, y))
+            .into_iter()
+            .map(|l| l.trim_end().to_string())
+            .collect()
+    }
+
     fn text(&self) -> Vec<String> {
         self.calc.ram()[0x8F..0x8F + 128]
             .chunks(16)
@@ -282,21 +291,28 @@ impl Side {
     }
 }
 
-/// A `ti82` process running the Z80 link-protocol program as its ROM, listening.
-fn rom_process(dir: &std::path::Path, port: u16, delay: u64) -> Child {
+fn linkproto_rom() -> RomImage {
     let prog = std::fs::read(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/crates/machine/tests/roms/linkproto.bin"
     ))
     .unwrap();
+    RomImage::from_program(&prog)
+}
+
+/// A `ti82` process running the Z80 link-protocol program as its ROM, listening.
+fn rom_process(dir: &std::path::Path, port: u16, delay: u64) -> Child {
+    rom_command(dir, port, delay).spawn().unwrap()
+}
+
+fn rom_command(dir: &std::path::Path, port: u16, delay: u64) -> Command {
     let rom = dir.join("linkproto.rom");
-    std::fs::write(&rom, RomImage::from_program(&prog).bytes()).unwrap();
-    ti82(dir, &["run", "--headless", "--no-send", "--speed", "real"])
-        .args(["--rom", rom.to_str().unwrap()])
+    std::fs::write(&rom, linkproto_rom().bytes()).unwrap();
+    let mut c = ti82(dir, &["run", "--headless", "--no-send", "--speed", "real"]);
+    c.args(["--rom", rom.to_str().unwrap()])
         .args(["--link", "listen", &port.to_string()])
-        .args(["--link-delay", &delay.to_string(), "--wait-ms", "600000"])
-        .spawn()
-        .unwrap()
+        .args(["--link-delay", &delay.to_string(), "--wait-ms", "600000"]);
+    c
 }
 
 /// The Z80 protocol peer as the ROM of another process, 150 ms away, and a built-in
@@ -353,6 +369,88 @@ fn built_in_calculator_and_z80_rom_peer_over_150_ms() {
         .unwrap_or_else(|| panic!("no RTT in {status:?}"));
     assert!((300..1_000).contains(&rtt), "{status}");
     stop(peer);
+}
+
+/// LINK SEND on the built-in calculator (2nd LINK, 2:Prgm…, the program selected, TRANSMIT)
+/// puts a program into the Z80 peer of another process 150 ms away; the peer's memory, saved
+/// by that process when it is asked to stop, holds the header and the bytes exactly.
+#[test]
+fn link_send_puts_a_program_into_the_z80_rom_peer_over_150_ms() {
+    let (dir, port) = (rom::temp_dir("netprog"), free_port());
+    let state = dir.join("peer.state");
+    let mut peer = rom_command(&dir, port, 150)
+        .args(["--save-state", state.to_str().unwrap()])
+        .spawn()
+        .unwrap();
+    let src = "Disp \"FROM AFAR\"\nFor(I,1,9)\nDisp I²\nEnd";
+    let mut me = Side::new(&[("FARPRGM", src)], port, 150);
+    let name = tifiles::var::VarName::program("FARPRGM").unwrap();
+    let sent = tifiles::vat::read(me.calc.ram(), tifiles::var::VarType::Program, &name)
+        .unwrap()
+        .unwrap();
+    me.wait_connected();
+    me.run_ms(500);
+    for k in [
+        Key::Second,
+        Key::XTTheta,
+        Key::K2,
+        Key::Enter,
+        Key::Right,
+        Key::K1,
+    ] {
+        me.tap(k);
+    }
+    let start = Instant::now();
+    while !me.glass().iter().any(|l| l == "Done") {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{:?}",
+            me.glass()
+        );
+        me.run_ms(50);
+    }
+    assert_eq!(me.glass()[0], "FARPRGM     PRGM");
+    // Spec 1.7.3 on our wire: VAR, ACK, CTS, ACK, DATA, ACK, EOT, ACK.
+    let cmds: Vec<String> = tilink::log::packets_from_levels(me.calc.hardware().link.log())
+        .into_iter()
+        .filter_map(|p| p.packet.ok().map(|p| p.cmd.to_string()))
+        .collect();
+    assert_eq!(
+        cmds,
+        ["VAR", "ACK", "CTS", "ACK", "DATA", "ACK", "EOT", "ACK"]
+    );
+
+    // Stop the peer with SIGTERM: it ends its run and writes its state.
+    let killed = Command::new("kill")
+        .args(["-TERM", &peer.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let start = Instant::now();
+    while peer.try_wait().unwrap().is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the peer did not stop"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut far = Calc::new(ti82_machine::RomFirmware::new(linkproto_rom()));
+    far.restore_bytes(&state, &std::fs::read(&state).unwrap())
+        .unwrap();
+    // The Z80 peer's table (linkproto.asm): NVARS at 8800h, entries at 8900h (the 11-byte
+    // header as received, then the data's address), the data from 9000h.
+    let ram = far.ram();
+    let at = |addr: usize| addr - 0x8000;
+    assert_eq!(ram[at(0x8800)], 1, "variables held");
+    let header = &ram[at(0x8900)..at(0x8900) + 11];
+    assert_eq!(header, sent.header(), "header byte-exact");
+    let data_at = u16::from_le_bytes([ram[at(0x890B)], ram[at(0x890C)]]) as usize;
+    let bytes = sent.data.to_bytes();
+    assert_eq!(
+        &ram[at(data_at)..at(data_at) + bytes.len()],
+        &bytes[..],
+        "data byte-exact"
+    );
 }
 
 #[test]

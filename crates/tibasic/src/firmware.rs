@@ -8,7 +8,7 @@ use std::any::Any;
 
 use ti82_machine::state::{StateError, StateReader, StateWriter};
 use ti82_machine::{Firmware, Hardware, Key};
-use tifiles::var::{VarData, VarName, Variable};
+use tifiles::var::{Header, VarData, VarName, VarType, Variable};
 use tifiles::vat;
 
 use crate::ast::Target;
@@ -17,6 +17,7 @@ use crate::eval::{eval, Env};
 use crate::font;
 use crate::interp::{Interp, ProgramError, Status, Sys, Wait};
 use crate::keys::{self, Scanner, SCAN_PERIOD};
+use crate::link_screens::{LinkAction, LinkScreen, Phase};
 use crate::os::{value_codes, value_lines, Os, OsState, Shown};
 use crate::parse::compile;
 use crate::real::Real;
@@ -45,6 +46,30 @@ enum Shell {
     Running,
     /// An error screen: `ERR:NAME`, `1:Goto`, `2:Quit`.
     Error { err: ProgramError, sel: usize },
+    /// A LINK screen (2nd LINK).
+    Link(LinkScreen),
+}
+
+/// A LINK SEND or RECEIVE in progress.
+#[derive(Clone)]
+enum Transfer {
+    Send(tilink::SendVars, Vec<(VarType, VarName)>),
+    Receive {
+        rx: tilink::ReceiveVars,
+        /// How many of the received variables are in the VAT.
+        stored: usize,
+        /// The name the user gave the variable being received (Rename).
+        rename: Option<VarName>,
+    },
+}
+
+impl std::fmt::Debug for Transfer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Transfer::Send(_, items) => write!(f, "Send({} items)", items.len()),
+            Transfer::Receive { stored, .. } => write!(f, "Receive({stored} stored)"),
+        }
+    }
 }
 
 /// A pending key modifier.
@@ -77,6 +102,8 @@ pub struct BasicFirmware {
     requester: Option<tilink::Requester>,
     /// The sender of a `Send(` in flight.
     sender: Option<tilink::SendVars>,
+    /// A LINK SEND or RECEIVE in flight.
+    transfer: Option<Transfer>,
     /// When the link state machines next need a poll, and whether a line change from the
     /// peer should wake them sooner.
     link_wake: u64,
@@ -117,6 +144,7 @@ impl BasicFirmware {
             holder: tilink::Holder::new(tilink::MID_TI82, tilink::Timing::default()),
             requester: None,
             sender: None,
+            transfer: None,
             link_wake: 0,
             link_edge: false,
             next_scan: 0,
@@ -207,6 +235,7 @@ impl BasicFirmware {
         match &self.shell {
             Shell::ProgramMenu { sel } => self.draw_program_menu(ram, *sel, &mut img),
             Shell::Error { err, sel } => draw_error(err, *sel, &mut img),
+            Shell::Link(screen) => screen.draw(&mut img),
             _ => {
                 if let Status::Waiting(Wait::Menu { title, items, .. }) = self.interp.status() {
                     draw_menu(&title, &items, self.menu_sel, &mut img);
@@ -396,6 +425,10 @@ impl BasicFirmware {
                 self.shell = Shell::ProgramMenu { sel: 0 };
                 self.st.dirty = true;
             }
+            (Shift::Second, Key::XTTheta) => {
+                self.shell = Shell::Link(LinkScreen::new());
+                self.st.dirty = true;
+            }
             (Shift::Second, Key::Mode) => {
                 self.entry.clear();
                 self.show_entry(hw);
@@ -502,6 +535,319 @@ impl BasicFirmware {
             }
         }
         self.st.dirty = true;
+    }
+
+    // ------------------------------------------------------------------ LINK
+
+    fn key_link(&mut self, hw: &mut Hardware, k: Key, mut screen: LinkScreen) {
+        let shift = std::mem::take(&mut self.shift);
+        if k == Key::Second && shift == Shift::None && !screen.busy() {
+            self.shift = Shift::Second;
+            return;
+        }
+        let alpha = |k: Key| match key_token(Shift::Alpha, k) {
+            Some([c]) => Some(*c),
+            _ => None,
+        };
+        let action = screen.key(k, shift == Shift::Second, alpha);
+        self.shell = Shell::Link(screen);
+        self.st.dirty = true;
+        match action {
+            LinkAction::None => {}
+            LinkAction::Quit => self.link_quit(hw),
+            LinkAction::List(kind) => {
+                let screen = if kind == crate::link_screens::SendKind::Backup {
+                    let mut s = LinkScreen::select(kind, [(VarType::Backup, VarName::default())]);
+                    if let LinkScreen::Select { entries, .. } = &mut s {
+                        entries.iter_mut().for_each(|e| e.chosen = true);
+                    }
+                    s
+                } else {
+                    let vars = vat::entries(hw.mem.ram())
+                        .unwrap_or_default()
+                        .into_iter()
+                        .filter(|e| !e.is_internal())
+                        .map(|e| (e.var_type(), e.name));
+                    LinkScreen::select(kind, vars)
+                };
+                self.shell = Shell::Link(screen);
+            }
+            LinkAction::Send(items) => self.start_send(hw, items),
+            LinkAction::Receive => {
+                self.stop_holder(hw);
+                let rx =
+                    tilink::ReceiveVars::new(tilink::MID_TI82, tilink::Timing::default()).asking();
+                self.transfer = Some(Transfer::Receive {
+                    rx,
+                    stored: 0,
+                    rename: None,
+                });
+                self.shell = Shell::Link(LinkScreen::Transfer {
+                    phase: Phase::Waiting,
+                    lines: Vec::new(),
+                });
+                self.link_wake = hw.now;
+            }
+            LinkAction::Overwrite => self.answer(hw, tilink::Decision::Accept),
+            LinkAction::Omit => self.answer(hw, tilink::Decision::Skip),
+            LinkAction::QuitTransfer => self.answer(hw, tilink::Decision::Exit),
+            LinkAction::Rename(name) => {
+                if let Some(Transfer::Receive { rename, .. }) = &mut self.transfer {
+                    *rename = Some(name);
+                }
+                let ty = match &self.shell {
+                    Shell::Link(LinkScreen::Rename { ty, .. }) => *ty,
+                    _ => VarType::Program,
+                };
+                // The new name may be taken too: ask again about it.
+                if program_exists(hw.mem.ram(), &name) {
+                    if let Shell::Link(s) = &mut self.shell {
+                        let lines = s.lines_mut().map(std::mem::take).unwrap_or_default();
+                        *s = LinkScreen::Duplicate {
+                            ty,
+                            name,
+                            sel: 0,
+                            lines,
+                        };
+                    }
+                } else {
+                    self.answer(hw, tilink::Decision::Accept);
+                }
+            }
+        }
+    }
+
+    /// Leaves the LINK screens for the home screen.
+    fn link_quit(&mut self, hw: &mut Hardware) {
+        if let Some(t) = self.transfer.take() {
+            let mut ep = tilink::TimedPort::new(&mut hw.link, hw.now);
+            match t {
+                Transfer::Send(mut snd, _) => snd.cancel(&mut ep),
+                Transfer::Receive { mut rx, .. } => rx.cancel(&mut ep),
+            }
+        }
+        self.shell = Shell::Home;
+        self.st.shown = Shown::Home;
+        self.st.dirty = true;
+        self.link_wake = hw.now;
+    }
+
+    /// A silent exchange the holder is in the middle of ends when the user starts a transfer.
+    fn stop_holder(&mut self, hw: &mut Hardware) {
+        if self.holder.is_busy() {
+            self.holder
+                .cancel(&mut tilink::TimedPort::new(&mut hw.link, hw.now));
+        }
+    }
+
+    /// TRANSMIT: the selected variables (or the backup) go out, VAR by VAR (spec 1.7.2/1.7.3).
+    fn start_send(&mut self, hw: &mut Hardware, items: Vec<(VarType, VarName)>) {
+        use tilink::VarSource;
+        self.stop_holder(hw);
+        let timing = tilink::Timing::default();
+        let ram = hw.mem.ram();
+        let snd = if items.iter().any(|(ty, _)| *ty == VarType::Backup) {
+            match vat::backup_from_ram(ram) {
+                Ok(b) => tilink::SendVars::backup(tilink::MID_TI82, timing, &b),
+                Err(_) => return self.link_failed(ErrorKind::Memory),
+            }
+        } else {
+            let vars: Vec<Variable> = items
+                .iter()
+                .filter_map(|(ty, name)| tilink::RamVars(ram).lookup(*ty, name))
+                .collect();
+            tilink::SendVars::new(tilink::MID_TI82, timing, &vars)
+        };
+        self.transfer = Some(Transfer::Send(snd, items));
+        self.shell = Shell::Link(LinkScreen::Transfer {
+            phase: Phase::Transmitting,
+            lines: Vec::new(),
+        });
+        self.link_wake = hw.now;
+    }
+
+    fn link_failed(&mut self, kind: ErrorKind) {
+        self.shell = Shell::Link(LinkScreen::Failed {
+            error: kind.ti_name().to_string(),
+        });
+        self.st.dirty = true;
+    }
+
+    /// The user's answer to the question about the arriving variable.
+    fn answer(&mut self, hw: &mut Hardware, d: tilink::Decision) {
+        if let Some(Transfer::Receive { rx, rename, .. }) = &mut self.transfer {
+            if d != tilink::Decision::Accept {
+                *rename = None;
+            }
+            rx.decide(d);
+        }
+        if let Shell::Link(s) = &mut self.shell {
+            let lines = s.lines_mut().map(std::mem::take).unwrap_or_default();
+            *s = LinkScreen::Transfer {
+                phase: Phase::Receiving,
+                lines,
+            };
+        }
+        self.st.dirty = true;
+        self.link_wake = hw.now;
+    }
+
+    /// Drives a LINK SEND or RECEIVE and keeps its screen up to date.
+    fn poll_transfer(&mut self, hw: &mut Hardware) {
+        let Some(mut t) = self.transfer.take() else {
+            return;
+        };
+        let mut ep = tilink::TimedPort::new(&mut hw.link, hw.now);
+        match &mut t {
+            Transfer::Send(snd, items) => {
+                let p = snd.poll(&mut ep);
+                let shown = match p {
+                    tilink::Progress::Pending(_) => (snd.position() + 1).min(items.len()),
+                    _ => items.len(),
+                };
+                if let Shell::Link(s) = &mut self.shell {
+                    let have = s.lines_mut().map_or(0, |l| l.len());
+                    for (ty, name) in items.iter().take(shown).skip(have) {
+                        s.push_line(*ty, *name);
+                        self.st.dirty = true;
+                    }
+                }
+                match p {
+                    tilink::Progress::Pending(w) => {
+                        self.link_wake = wake_time(w, &hw.link, hw.now);
+                        self.link_edge = w.edge;
+                        self.transfer = Some(t);
+                    }
+                    tilink::Progress::Done(Ok(_)) => self.transfer_done(),
+                    tilink::Progress::Done(Err(_)) => self.link_failed(ErrorKind::Link),
+                }
+            }
+            Transfer::Receive { rx, stored, rename } => {
+                let p = rx.poll(&mut ep);
+                let (vars, backup) = match &p {
+                    tilink::Progress::Done(Ok(got)) => (got.vars.clone(), got.backup.clone()),
+                    _ => (rx.received().vars.clone(), None),
+                };
+                for v in vars.into_iter().skip(*stored) {
+                    *stored += 1;
+                    let mut v = v;
+                    if let Some(n) = rename.take() {
+                        v.name = n;
+                    }
+                    if vat::store(hw.mem.ram_mut(), &v).is_err() {
+                        rx.cancel(&mut tilink::TimedPort::new(&mut hw.link, hw.now));
+                        self.st.vat_hints.clear();
+                        self.link_failed(ErrorKind::Memory);
+                        return;
+                    }
+                    self.st.vat_hints.clear();
+                    if let Shell::Link(s) = &mut self.shell {
+                        if let LinkScreen::Transfer { phase, .. } = s {
+                            *phase = Phase::Receiving;
+                        }
+                        s.push_line(v.var_type(), v.name);
+                    }
+                    self.st.dirty = true;
+                }
+                match p {
+                    tilink::Progress::Pending(w) => {
+                        self.link_wake = wake_time(w, &hw.link, hw.now);
+                        self.link_edge = w.edge;
+                        let question = rx.question().copied();
+                        self.transfer = Some(t);
+                        if let Some(h) = question {
+                            self.ask(hw, h);
+                        }
+                    }
+                    tilink::Progress::Done(Ok(_)) => {
+                        if let Some(b) = backup {
+                            if vat::restore_backup(hw.mem.ram_mut(), &b).is_err() {
+                                self.link_failed(ErrorKind::Memory);
+                                return;
+                            }
+                            self.st.vat_hints.clear();
+                            if let Shell::Link(s) = &mut self.shell {
+                                s.push_line(VarType::Backup, VarName::default());
+                            }
+                        }
+                        self.transfer_done();
+                    }
+                    tilink::Progress::Done(Err(_)) => self.link_failed(ErrorKind::Link),
+                }
+            }
+        }
+    }
+
+    fn transfer_done(&mut self) {
+        if let Shell::Link(s) = &mut self.shell {
+            let lines = s.lines_mut().map(std::mem::take).unwrap_or_default();
+            *s = LinkScreen::Transfer {
+                phase: Phase::Done,
+                lines,
+            };
+        }
+        self.st.dirty = true;
+    }
+
+    /// A header arrived in RECEIVE: accept it at once when its name is free and it fits, else
+    /// put the question on the screen (once).
+    fn ask(&mut self, hw: &mut Hardware, h: Header) {
+        let asking = matches!(
+            &self.shell,
+            Shell::Link(
+                LinkScreen::Duplicate { .. }
+                    | LinkScreen::Rename { .. }
+                    | LinkScreen::MemoryFull { .. }
+                    | LinkScreen::BackupWarning { .. }
+            )
+        );
+        if asking {
+            return;
+        }
+        let Header::Var { size, ty, name } = h else {
+            self.shell = Shell::Link(LinkScreen::BackupWarning { sel: 0 });
+            self.st.dirty = true;
+            return;
+        };
+        let ram = hw.mem.ram();
+        let renamed = match &self.transfer {
+            Some(Transfer::Receive { rename, .. }) => *rename,
+            _ => None,
+        };
+        let name = renamed.unwrap_or(name);
+        let exists = if ty.is_program() {
+            program_exists(ram, &name)
+        } else {
+            matches!(vat::find(ram, ty, &name), Ok(Some(_)))
+        };
+        let Shell::Link(s) = &mut self.shell else {
+            return;
+        };
+        let lines = s.lines_mut().map(|l| l.clone()).unwrap_or_default();
+        if exists {
+            *s = LinkScreen::Duplicate {
+                ty,
+                name,
+                sel: 0,
+                lines,
+            };
+            self.st.dirty = true;
+            return;
+        }
+        // Room for the data and its VAT entry (type, two pointer bytes, name length, name).
+        let need = usize::from(size) + 4 + name.bytes().len() + 2;
+        let free = vat::Pointers::read(ram).map_or(0, |p| p.free());
+        if need > free {
+            *s = LinkScreen::MemoryFull {
+                ty,
+                name,
+                sel: 0,
+                lines,
+            };
+            self.st.dirty = true;
+            return;
+        }
+        self.answer(hw, tilink::Decision::Accept);
     }
 
     // ------------------------------------------------------------------ a running program
@@ -726,6 +1072,13 @@ impl BasicFirmware {
     /// menus, `Pause`, `Input`), and to the end of any exchange it started. A `Get(` that
     /// nobody answers ends with the variable unchanged (see `docs/tibasic.md`).
     fn poll_link(&mut self, hw: &mut Hardware) {
+        if self.transfer.is_some() {
+            self.poll_transfer(hw);
+            if self.st.dirty {
+                self.present(hw);
+            }
+            return;
+        }
         if let Some(req) = &mut self.requester {
             let mut ep = tilink::TimedPort::new(&mut hw.link, hw.now);
             match req.poll(&mut ep) {
@@ -802,6 +1155,18 @@ impl BasicFirmware {
     }
 
     fn on_key(&mut self, hw: &mut Hardware) {
+        // ON breaks a transfer: the screen shows the link error (its 1:Quit returns to the
+        // LINK menu).
+        if let Some(t) = self.transfer.take() {
+            let mut ep = tilink::TimedPort::new(&mut hw.link, hw.now);
+            match t {
+                Transfer::Send(mut snd, _) => snd.cancel(&mut ep),
+                Transfer::Receive { mut rx, .. } => rx.cancel(&mut ep),
+            }
+            self.link_failed(ErrorKind::Link);
+            self.present(hw);
+            return;
+        }
         if self.shell == Shell::Running {
             // ON breaks a running or waiting program (spec §6.1).
             self.interp.raise(ErrorKind::Break);
@@ -823,6 +1188,7 @@ impl BasicFirmware {
             Shell::Home => self.key_home(hw, k),
             Shell::ProgramMenu { sel } => self.key_program_menu(hw, k, sel),
             Shell::Error { err, sel } => self.key_error(hw, k, err, sel),
+            Shell::Link(screen) => self.key_link(hw, k, screen),
             Shell::Running => {
                 if let Status::Waiting(w) = self.interp.status() {
                     self.key_wait(hw, k, w);
@@ -866,7 +1232,7 @@ impl BasicFirmware {
     // ------------------------------------------------------------------ save states
 
     fn save(&self, w: &mut StateWriter) {
-        w.u8(2); // format version of this firmware's state
+        w.u8(3); // format version of this firmware's state
         self.interp.save(w);
         let s = &self.st;
         w.u8(match s.shown {
@@ -916,6 +1282,10 @@ impl BasicFirmware {
                 w.u32(err.offset);
                 w.u32(*sel as u32);
             }
+            Shell::Link(screen) => {
+                w.u8(4);
+                screen.save(w);
+            }
         }
         w.u8(match self.shift {
             Shift::None => 0,
@@ -942,6 +1312,24 @@ impl BasicFirmware {
             }
             None => w.bool(false),
         }
+        match &self.transfer {
+            None => w.u8(0),
+            Some(Transfer::Send(snd, items)) => {
+                w.u8(1);
+                snd.save(w);
+                w.u32(items.len() as u32);
+                for (ty, name) in items {
+                    w.u8(ty.to_byte());
+                    w.bytes(&name.0);
+                }
+            }
+            Some(Transfer::Receive { rx, stored, rename }) => {
+                w.u8(2);
+                rx.save(w);
+                w.u32(*stored as u32);
+                w.bytes(&rename.map(|n| n.0.to_vec()).unwrap_or_default());
+            }
+        }
         w.u64(self.link_wake);
         w.bool(self.link_edge);
         w.u64(self.next_scan);
@@ -954,9 +1342,9 @@ impl BasicFirmware {
     fn load(&mut self, data: &[u8]) -> Result<(), StateError> {
         let mut r = StateReader::new(data);
         let mut f = BasicFirmware::new();
-        // Version 1 had no `Send(` sender.
+        // Version 1 had no `Send(` sender, version 2 no LINK screens.
         let version = r.u8()?;
-        if version != 1 && version != 2 {
+        if !(1..=3).contains(&version) {
             return Err(StateError::Corrupt(
                 "unknown TI-BASIC runtime state version",
             ));
@@ -1010,6 +1398,7 @@ impl BasicFirmware {
                     sel,
                 }
             }
+            4 => Shell::Link(LinkScreen::load(&mut r)?),
             _ => return Err(StateError::Corrupt("runtime shell state")),
         };
         f.shift = match r.u8()? {
@@ -1032,6 +1421,40 @@ impl BasicFirmware {
             Some(tilink::SendVars::load(&mut r)?)
         } else {
             None
+        };
+        f.transfer = match if version >= 3 { r.u8()? } else { 0 } {
+            0 => None,
+            1 => {
+                let snd = tilink::SendVars::load(&mut r)?;
+                let n = r.u32()? as usize;
+                if n > 4096 {
+                    return Err(StateError::Corrupt("LINK send items"));
+                }
+                let mut items = Vec::with_capacity(n);
+                for _ in 0..n {
+                    let ty = VarType::from_byte(r.u8()?);
+                    let name = r.bytes()?;
+                    if name.len() != 8 {
+                        return Err(StateError::Corrupt("LINK send item name"));
+                    }
+                    items.push((ty, VarName::from_bytes(name)));
+                }
+                Some(Transfer::Send(snd, items))
+            }
+            2 => {
+                let rx = tilink::ReceiveVars::load(&mut r)?;
+                let stored = r.u32()? as usize;
+                let rename = match r.bytes()? {
+                    [] => None,
+                    n if n.len() == 8 => Some(VarName::from_bytes(n)),
+                    _ => return Err(StateError::Corrupt("LINK rename")),
+                };
+                if stored > rx.received().vars.len() {
+                    return Err(StateError::Corrupt("LINK received count"));
+                }
+                Some(Transfer::Receive { rx, stored, rename })
+            }
+            _ => return Err(StateError::Corrupt("LINK transfer")),
         };
         f.link_wake = r.u64()?;
         f.link_edge = r.bool()?;
@@ -1077,6 +1500,13 @@ impl BasicFirmware {
         }
         if self.entry.len() > 1024 || self.last_entry.len() > 1024 {
             return corrupt("entry line");
+        }
+        // A transfer belongs to a LINK screen, and a `Get(`/`Send(` to a running program.
+        if self.transfer.is_some() && !matches!(self.shell, Shell::Link(_)) {
+            return corrupt("LINK transfer outside the LINK screens");
+        }
+        if self.transfer.is_some() && (self.requester.is_some() || self.sender.is_some()) {
+            return corrupt("two link exchanges at once");
         }
         Ok(())
     }
@@ -1413,6 +1843,13 @@ pub fn start_program(calc: &mut ti82_machine::Calc, name: &str) -> Result<(), St
     tap(calc, Key::Enter);
     tap(calc, Key::Enter);
     Ok(())
+}
+
+/// Whether a program (protected or not) named `name` is in the VAT.
+fn program_exists(ram: &[u8], name: &VarName) -> bool {
+    [VarType::Program, VarType::ProtectedProgram]
+        .iter()
+        .any(|ty| matches!(vat::find(ram, *ty, name), Ok(Some(_))))
 }
 
 /// The variable a `Get(` asks for.

@@ -12,6 +12,7 @@ pub mod font;
 pub mod glass;
 pub mod interp;
 pub mod keys;
+pub mod link_screens;
 pub mod matrix;
 pub mod os;
 pub mod parse;

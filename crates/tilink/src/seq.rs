@@ -21,6 +21,7 @@ use crate::state::{
     StateWriter,
 };
 use crate::transport::{Timing, Wake};
+use std::sync::{Arc, Mutex};
 
 /// What a sequence's poll reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,10 +64,17 @@ trait Steps {
     fn failed(&mut self, e: LinkError) -> Result<Option<Self::Out>, LinkError> {
         Err(e)
     }
+    /// Waiting for something outside the link (a user's answer): nothing to poll for.
+    fn parked(&self) -> bool {
+        false
+    }
 
     fn drive<E: LinkEndpoint + ?Sized>(&mut self, ep: &mut E) -> Progress<Self::Out> {
         if *self.finished() {
             return Progress::Done(Err(LinkError::Finished));
+        }
+        if self.parked() {
+            return Progress::Pending(Wake::NEVER);
         }
         // Each turn either waits, finishes, or moves the link on; the bound only guards
         // against a state machine bug turning into a hang.
@@ -77,6 +85,7 @@ trait Steps {
                 ev => self.step(ev),
             };
             match r {
+                Ok(None) if self.parked() => return Progress::Pending(Wake::NEVER),
                 Ok(None) => continue,
                 Ok(Some(v)) => {
                     *self.finished() = true;
@@ -238,6 +247,11 @@ impl SendVars {
         self
     }
 
+    /// The index of the item being sent (the number of items when only EOT is left).
+    pub fn position(&self) -> usize {
+        self.idx
+    }
+
     pub fn link(&self) -> &PacketLink {
         &self.link
     }
@@ -395,12 +409,26 @@ pub struct Received {
     pub skipped: Vec<Header>,
 }
 
-type Acceptor = Box<dyn FnMut(&Header) -> Decision + Send>;
+/// A caller's rule for answering headers (shared by the clones of a receiver).
+type Acceptor = Arc<Mutex<dyn FnMut(&Header) -> Decision + Send>>;
+
+/// How a [`ReceiveVars`] answers each header.
+#[derive(Clone)]
+enum Answer {
+    /// CTS to everything.
+    All,
+    /// Stop after the header's ACK until [`ReceiveVars::decide`] (a calculator asking its user).
+    Ask,
+    Custom(Acceptor),
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum RecvSt {
     Start,
     Header,
+    AckThenAsk,
+    /// The header is ACKed; the answer waits for [`ReceiveVars::decide`].
+    Asking,
     AckThenCts,
     CtsAck,
     Data,
@@ -414,9 +442,10 @@ enum RecvSt {
 /// seen from the computer, 1.7.4): waits for the first header with no timeout, answers each
 /// header through the acceptor (default: accept all), stops at EOT (or after a backup's third
 /// section, or after it answered EXIT).
+#[derive(Clone)]
 pub struct ReceiveVars {
     link: PacketLink,
-    accept: Acceptor,
+    accept: Answer,
     first_timeout: Option<u64>,
     st: RecvSt,
     header: Option<Header>,
@@ -430,7 +459,7 @@ impl ReceiveVars {
     pub fn new(mid: u8, timing: Timing) -> Self {
         ReceiveVars {
             link: PacketLink::new(mid, timing),
-            accept: Box::new(|_| Decision::Accept),
+            accept: Answer::All,
             first_timeout: None,
             st: RecvSt::Start,
             header: None,
@@ -443,8 +472,48 @@ impl ReceiveVars {
 
     /// Decides on each header (CTS, SKIP or EXIT).
     pub fn with_acceptor(mut self, f: impl FnMut(&Header) -> Decision + Send + 'static) -> Self {
-        self.accept = Box::new(f);
+        self.accept = Answer::Custom(Arc::new(Mutex::new(f)));
         self
+    }
+
+    /// Answers no header by itself: after ACKing one it waits, with both lines released and
+    /// no timeout (spec 1.7.1 step 3), until [`Self::decide`] gives the answer, as a
+    /// calculator in LINK RECEIVE does while its user answers the duplicate-name menu.
+    pub fn asking(mut self) -> Self {
+        self.accept = Answer::Ask;
+        self
+    }
+
+    /// The header waiting for an answer, in [`Self::asking`] mode.
+    pub fn question(&self) -> Option<&Header> {
+        match self.st {
+            RecvSt::Asking => self.header.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// Answers the header of [`Self::question`] (CTS, SKIP or EXIT); nothing otherwise.
+    pub fn decide(&mut self, d: Decision) {
+        if self.st != RecvSt::Asking || self.finished {
+            return;
+        }
+        let reply = self.reply();
+        let mid = self.link.mid();
+        match d {
+            Decision::Accept => {
+                self.link.send_then_receive(&Packet::cts(mid), reply);
+                self.st = RecvSt::CtsAck;
+            }
+            Decision::Skip | Decision::Exit => {
+                let code = if d == Decision::Skip {
+                    REJECT_SKIP
+                } else {
+                    REJECT_EXIT
+                };
+                self.link.send_then_receive(&Packet::skip(mid, code), reply);
+                self.st = RecvSt::SkipAck(code);
+            }
+        }
     }
 
     /// Limits the wait for the first header (default: none).
@@ -493,6 +562,9 @@ impl Steps for ReceiveVars {
     fn finished(&mut self) -> &mut bool {
         &mut self.finished
     }
+    fn parked(&self) -> bool {
+        self.st == RecvSt::Asking
+    }
 
     fn step(&mut self, ev: LinkEvent) -> Result<Option<Received>, LinkError> {
         let mid = self.link.mid();
@@ -509,10 +581,19 @@ impl Steps for ReceiveVars {
                     self.header = Some(h);
                     self.sections.clear();
                     self.link.send(&Packet::ack(mid));
-                    self.st = match (self.accept)(&h) {
-                        Decision::Accept => RecvSt::AckThenCts,
-                        Decision::Skip => RecvSt::AckThenSkip(REJECT_SKIP),
-                        Decision::Exit => RecvSt::AckThenSkip(REJECT_EXIT),
+                    let decision = match &self.accept {
+                        Answer::All => Some(Decision::Accept),
+                        Answer::Ask => None,
+                        Answer::Custom(f) => Some(match f.lock() {
+                            Ok(mut f) => f(&h),
+                            Err(_) => Decision::Exit,
+                        }),
+                    };
+                    self.st = match decision {
+                        None => RecvSt::AckThenAsk,
+                        Some(Decision::Accept) => RecvSt::AckThenCts,
+                        Some(Decision::Skip) => RecvSt::AckThenSkip(REJECT_SKIP),
+                        Some(Decision::Exit) => RecvSt::AckThenSkip(REJECT_EXIT),
                     };
                 }
                 Command::Eot => {
@@ -521,6 +602,7 @@ impl Steps for ReceiveVars {
                 }
                 _ => return Err(unexpected(&p, "VAR or EOT")),
             },
+            (RecvSt::AckThenAsk, LinkEvent::Sent) => self.st = RecvSt::Asking,
             (RecvSt::AckThenCts, LinkEvent::Sent) => {
                 self.link.send_then_receive(&Packet::cts(mid), reply);
                 self.st = RecvSt::CtsAck;
@@ -1240,6 +1322,141 @@ impl SendVars {
             decision_timeout,
             st,
             report: SendReport { sent, skipped },
+            finished: r.bool()?,
+        })
+    }
+}
+
+impl ReceiveVars {
+    /// Saves the whole state (mid-transfer included) for a firmware's save state. A custom
+    /// acceptor (a closure) cannot be saved: it loads as "accept all".
+    pub fn save(&self, w: &mut StateWriter) {
+        self.link.save(w);
+        w.u8(match self.accept {
+            Answer::Ask => 1,
+            _ => 0,
+        });
+        put_opt(w, self.first_timeout);
+        let (k, code) = match self.st {
+            RecvSt::Start => (0, 0),
+            RecvSt::Header => (1, 0),
+            RecvSt::AckThenAsk => (2, 0),
+            RecvSt::Asking => (3, 0),
+            RecvSt::AckThenCts => (4, 0),
+            RecvSt::CtsAck => (5, 0),
+            RecvSt::Data => (6, 0),
+            RecvSt::AckThenMore => (7, 0),
+            RecvSt::AckThenSkip(c) => (8, c),
+            RecvSt::SkipAck(c) => (9, c),
+            RecvSt::AckThenDone => (10, 0),
+        };
+        w.u8(k);
+        w.u8(code);
+        let put_header = |w: &mut StateWriter, h: &Option<Header>| {
+            w.bytes(&h.map(|h| h.to_bytes()).unwrap_or_default());
+        };
+        put_header(w, &self.header);
+        w.u32(self.sections.len() as u32);
+        for s in &self.sections {
+            w.bytes(s);
+        }
+        w.u32(self.got.vars.len() as u32);
+        for v in &self.got.vars {
+            put_var(w, v);
+        }
+        match &self.got.backup {
+            Some(b) => {
+                w.bool(true);
+                w.bytes(&b.section1);
+                w.bytes(&b.section2);
+                w.bytes(&b.section3);
+                w.u16(b.address);
+            }
+            None => w.bool(false),
+        }
+        w.u32(self.got.skipped.len() as u32);
+        for h in &self.got.skipped {
+            w.bytes(&h.to_bytes());
+        }
+        w.bool(self.started);
+        w.bool(self.finished);
+    }
+
+    /// Restores what [`ReceiveVars::save`] wrote.
+    pub fn load(r: &mut StateReader) -> Result<ReceiveVars, StateError> {
+        let link = PacketLink::load(r)?;
+        let accept = match r.u8()? {
+            0 => Answer::All,
+            1 => Answer::Ask,
+            _ => return Err(corrupt("link: receiver answer mode")),
+        };
+        let first_timeout = get_opt(r)?;
+        let (k, code) = (r.u8()?, r.u8()?);
+        let st = match k {
+            0 => RecvSt::Start,
+            1 => RecvSt::Header,
+            2 => RecvSt::AckThenAsk,
+            3 => RecvSt::Asking,
+            4 => RecvSt::AckThenCts,
+            5 => RecvSt::CtsAck,
+            6 => RecvSt::Data,
+            7 => RecvSt::AckThenMore,
+            8 => RecvSt::AckThenSkip(code),
+            9 => RecvSt::SkipAck(code),
+            10 => RecvSt::AckThenDone,
+            _ => return Err(corrupt("link: receiver state")),
+        };
+        let header_of = |b: &[u8]| Header::parse(b).map_err(|_| corrupt("link: receiver header"));
+        let h = r.bytes()?;
+        let header = if h.is_empty() {
+            None
+        } else {
+            Some(header_of(h)?)
+        };
+        // Past the header, the states answer or read the announced variable: they need it.
+        if !matches!(k, 0 | 1 | 10) && header.is_none() {
+            return Err(corrupt("link: receiver header"));
+        }
+        let n = r.u32()? as usize;
+        if n > 3 {
+            return Err(corrupt("link: receiver section count"));
+        }
+        let mut sections = Vec::with_capacity(n);
+        for _ in 0..n {
+            sections.push(r.bytes()?.to_vec());
+        }
+        let mut got = Received::default();
+        let n = r.u32()? as usize;
+        if n > 4096 {
+            return Err(corrupt("link: receiver variable count"));
+        }
+        for _ in 0..n {
+            got.vars.push(get_var(r)?);
+        }
+        if r.bool()? {
+            got.backup = Some(Backup {
+                section1: r.bytes()?.to_vec(),
+                section2: r.bytes()?.to_vec(),
+                section3: r.bytes()?.to_vec(),
+                address: r.u16()?,
+            });
+        }
+        let n = r.u32()? as usize;
+        if n > 4096 {
+            return Err(corrupt("link: receiver skipped count"));
+        }
+        for _ in 0..n {
+            got.skipped.push(header_of(r.bytes()?)?);
+        }
+        Ok(ReceiveVars {
+            link,
+            accept,
+            first_timeout,
+            st,
+            header,
+            sections,
+            got,
+            started: r.bool()?,
             finished: r.bool()?,
         })
     }

@@ -165,3 +165,90 @@ fn corrupt_sender_states_are_errors() {
         }
     }
 }
+
+/// Two variables sent to an asking receiver (a calculator in LINK RECEIVE) that answers the
+/// first header with SKIP and the second with CTS after `think` T-states of "user" time; the
+/// receiver saved and restored at every poll when `reload`.
+fn run_asking(reload: bool, think: u64) -> (tilink::Received, tilink::SendReport, u64, usize) {
+    let mut cable = DirectCable::new(30);
+    let vars = vec![list(1, &[3, 1, 4]), list(2, &[2, 7, 1, 8])];
+    let mut send = tilink::SendVars::new(MID_TI82, Timing::default(), &vars);
+    let mut recv = tilink::ReceiveVars::new(MID_TI82, Timing::default()).asking();
+    let (mut got, mut report, mut done_at, mut reloads) = (None, None, 0, 0);
+    let mut asked_at: Option<u64> = None;
+    let mut answers = vec![tilink::Decision::Accept, tilink::Decision::Skip];
+    cable.run(
+        u64::MAX / 2,
+        |ep| match send.poll(ep) {
+            Progress::Pending(w) => w,
+            Progress::Done(r) => {
+                report.get_or_insert(r);
+                Wake::NEVER
+            }
+        },
+        |ep| {
+            if reload {
+                let mut w = StateWriter::default();
+                recv.save(&mut w);
+                let mut r = StateReader::new(&w.0);
+                recv = tilink::ReceiveVars::load(&mut r).unwrap();
+                r.done().unwrap();
+                reloads += 1;
+            }
+            // The question waits with both lines released until the user answers.
+            if recv.question().is_some() {
+                let since = *asked_at.get_or_insert(ep.now);
+                if ep.now < since + think {
+                    return Wake::at(since + think);
+                }
+                asked_at = None;
+                recv.decide(answers.pop().unwrap());
+            }
+            match recv.poll(ep) {
+                Progress::Pending(_) if recv.question().is_some() => Wake::at(ep.now + 1),
+                Progress::Pending(w) => w,
+                Progress::Done(r) => {
+                    if got.is_none() {
+                        got = Some(r);
+                        done_at = ep.now;
+                    }
+                    Wake::NEVER
+                }
+            }
+        },
+    );
+    let report = report.unwrap().unwrap();
+    (got.unwrap().unwrap(), report, done_at, reloads)
+}
+
+#[test]
+fn an_asking_receiver_waits_for_each_answer_and_survives_save_states() {
+    // Spec 1.7.1 step 3: the sender waits for the answer however long the user takes (here
+    // 30 s per question, far past every reply timeout).
+    let think = 30 * 6_000_000;
+    let (plain, report, t_plain, _) = run_asking(false, think);
+    assert_eq!(plain.skipped.len(), 1);
+    assert_eq!(plain.vars.len(), 1);
+    assert_eq!(plain.vars[0], list(2, &[2, 7, 1, 8]));
+    assert_eq!((report.sent, report.skipped), (vec![1], vec![0]));
+    assert!(t_plain > 2 * think);
+    let (reloaded, _, t_reloaded, n) = run_asking(true, think);
+    assert!(n > 300, "{n} reloads");
+    assert_eq!(plain, reloaded);
+    assert_eq!(t_plain, t_reloaded);
+}
+
+#[test]
+fn corrupt_receiver_states_are_errors() {
+    let recv = tilink::ReceiveVars::new(MID_TI82, Timing::default()).asking();
+    let mut w = StateWriter::default();
+    recv.save(&mut w);
+    for n in 0..w.0.len() {
+        let _ = tilink::ReceiveVars::load(&mut StateReader::new(&w.0[..n]));
+    }
+    for i in 0..w.0.len() {
+        let mut b = w.0.clone();
+        b[i] ^= 0xFF;
+        let _ = tilink::ReceiveVars::load(&mut StateReader::new(&b));
+    }
+}
