@@ -20,23 +20,30 @@ use crate::session::FirmwareChoice;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LoaderKeys {
     /// A calculator that has just been powered up (no saved state): the cold boot of spec
-    /// ti82-hardware.md 2.6 (run ~1 s, hold ON ~0.5 s, release, let it reach the home screen).
+    /// ti82-hardware.md 2.6: once the ROM rests in HALT, hold ON for half a second (a human
+    /// press), release it, and go on once the OS waits for a key.
     pub boot: &'static str,
     /// From wherever it is to LINK › RECEIVE › 1:Receive (spec ti82-software.md 1.7.1): 2nd
     /// QUIT (2nd MODE) to the home screen, CLEAR, 2nd LINK (2nd X,T,θ), ► to the RECEIVE
-    /// menu, ENTER on `1:Receive`; then time to show "Waiting...".
+    /// menu, ENTER on `1:Receive`. No wait follows: the computer's first bit stays on the
+    /// wire until the calculator takes it (up to the 2 s of a handshake step, spec 2.3), so the
+    /// transfer starts as soon as the calculator listens.
     pub receive: &'static str,
-    /// After the transfer: 2nd QUIT leaves the RECEIVE screen for the home screen, CLEAR
-    /// empties its entry line.
+    /// After the transfer, once the calculator waits for a key again: 2nd QUIT leaves the
+    /// RECEIVE screen for the home screen, CLEAR empties its entry line.
     pub leave: &'static str,
 }
 
-/// The TI-82 key sequences (the menu layout is the spec's; not yet checked on a real ROM
-/// here: the real-ROM test in `tests/frontend_romload.rs` does that when `TI82_ROM` is set).
+/// The TI-82 key sequences (the menu layout is the spec's, and the built-in runtime's LINK
+/// menu follows it: `tests/frontend_romload.rs` loads through these keys into a built-in
+/// calculator; the real-ROM test there checks them when `TI82_ROM` is set). Every wait is a
+/// condition on the calculator (`HALTED`, `READY`, see `crate::script::Until`) with a bound for
+/// a ROM that never rests in HALT ([U]: TI-OS idles in HALT between timer interrupts, not
+/// checked on a real ROM here).
 pub const TI82_KEYS: LoaderKeys = LoaderKeys {
-    boot: "WAIT 1000 HOLD ON WAIT 500 RELEASE ON WAIT 1000",
-    receive: "2nd MODE CLEAR 2nd X,T,THETA RIGHT ENTER WAIT 500",
-    leave: "WAIT 300 2nd MODE CLEAR WAIT 200",
+    boot: "HALTED 2000ms HOLD ON WAIT 500 RELEASE ON READY 2000ms",
+    receive: "2nd MODE CLEAR 2nd X,T,THETA RIGHT ENTER",
+    leave: "READY 2000ms 2nd MODE CLEAR READY 2000ms",
 };
 
 /// The longest the whole transfer may take, in emulated seconds (MANBOARD and MANCALA, 2.2 KB,

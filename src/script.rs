@@ -65,8 +65,12 @@ pub enum Step {
     Release(Button),
     /// Emulated milliseconds.
     Wait(u64),
-    /// Until the firmware says so (`READY`, `DONE`), at most [`SCRIPT_UNTIL_LIMIT_MS`].
+    /// Until the firmware says so (`READY`, `DONE`, `HALTED`), at most
+    /// [`SCRIPT_UNTIL_LIMIT_MS`].
     Until(Until),
+    /// The same with its own limit in emulated ms (`READY 2000ms`): past it the script goes on
+    /// without a message (the limit is the script's expectation, not a failure).
+    UntilWithin(Until, u64),
 }
 
 /// The longest a script's `READY` or `DONE` waits, in emulated ms.
@@ -140,13 +144,37 @@ pub fn parse(src: &str) -> Result<Vec<Step>, ScriptError> {
         let w = ws[i];
         let upper = w.2.to_ascii_uppercase();
         match upper.as_str() {
-            "READY" | "DONE" => {
-                steps.push(Step::Until(if upper == "READY" {
-                    Until::KeyWait
-                } else {
-                    Until::ProgramDone
-                }));
-                i += 1;
+            "READY" | "DONE" | "HALTED" => {
+                let until = match upper.as_str() {
+                    "READY" => Until::KeyWait,
+                    "DONE" => Until::ProgramDone,
+                    _ => Until::Halted,
+                };
+                // An optional limit: the next word, in milliseconds with the `ms` suffix (a
+                // bare number would read as digit keys).
+                let limit = ws.get(i + 1).and_then(|a| {
+                    let n = a.2.to_ascii_lowercase();
+                    n.strip_suffix("ms")?.parse::<u64>().ok().map(|ms| (a, ms))
+                });
+                match limit {
+                    Some((arg, ms)) => {
+                        if ms > SCRIPT_UNTIL_LIMIT_MS {
+                            return Err(err(
+                                arg,
+                                format!(
+                                    "{upper} {ms}ms is longer than the limit of \
+                                     {SCRIPT_UNTIL_LIMIT_MS} ms"
+                                ),
+                            ));
+                        }
+                        steps.push(Step::UntilWithin(until, ms));
+                        i += 2;
+                    }
+                    None => {
+                        steps.push(Step::Until(until));
+                        i += 1;
+                    }
+                }
             }
             "WAIT" | "HOLD" | "RELEASE" => {
                 let Some(arg) = ws.get(i + 1) else {
@@ -286,6 +314,10 @@ pub enum Until {
     /// The calculator waits for a key: at the home screen, or in a program's `Menu(`,
     /// `Pause` or `Input`/`Prompt`.
     KeyWait,
+    /// The processor sits in HALT, whatever the interrupts and the power bit: a ROM at rest
+    /// after its cold start, waiting for ON (ti82-hardware.md 2.6), or off. The built-in runtime
+    /// rests whenever it waits for a key.
+    Halted,
 }
 
 impl Until {
@@ -304,8 +336,11 @@ impl Until {
             );
             return match self {
                 Until::ProgramDone => !fw.program_active(),
-                Until::KeyWait => !fw.program_active() || waiting,
+                Until::KeyWait | Until::Halted => !fw.program_active() || waiting,
             };
+        }
+        if self == Until::Halted {
+            return calc.cpu().is_none_or(|cpu| cpu.halted);
         }
         // Powered down (2nd ON, or a cold boot before ON: the same HALT with the power bit of
         // port 03h clear, ti82-hardware.md 2.5/2.6) is not waiting for a key.
@@ -338,6 +373,8 @@ enum Item {
         until: Until,
         limit_ms: u64,
         since: Option<u64>,
+        /// Past the limit, go on without a note.
+        quiet: bool,
     },
 }
 
@@ -369,6 +406,7 @@ impl Player {
             until,
             limit_ms,
             since: None,
+            quiet: false,
         });
     }
 
@@ -425,12 +463,20 @@ impl Player {
                     until,
                     limit_ms: SCRIPT_UNTIL_LIMIT_MS,
                     since: None,
+                    quiet: false,
+                }),
+                Item::Step(Step::UntilWithin(until, ms)) => self.queue.push_front(Item::Until {
+                    until,
+                    limit_ms: ms,
+                    since: None,
+                    quiet: true,
                 }),
                 Item::Run(name) => self.push_front(&run_program_keys(calc, &name)?),
                 Item::Until {
                     until,
                     limit_ms,
                     since,
+                    quiet,
                 } => {
                     let now = calc.now();
                     let since = since.unwrap_or(now);
@@ -438,6 +484,9 @@ impl Player {
                         continue;
                     }
                     if now.saturating_sub(since) >= ms_to_t(limit_ms) {
+                        if quiet {
+                            continue;
+                        }
                         self.notes.push(format!(
                             "gave up waiting for the calculator ({until:?}) after {} emulated s",
                             limit_ms / 1000
@@ -448,6 +497,7 @@ impl Player {
                         until,
                         limit_ms,
                         since: Some(since),
+                        quiet,
                     });
                     self.busy_until = now + ms_to_t(UNTIL_POLL_MS);
                 }

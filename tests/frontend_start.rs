@@ -182,6 +182,18 @@ fn a_rom_waits_for_a_key_when_halted_with_interrupts_on() {
     let mut busy = rom::calc();
     busy.run_for(CLOCK_HZ / 10);
     assert!(!Until::KeyWait.holds(&busy));
+    assert!(!Until::Halted.holds(&busy));
+    // HALTED: at rest, whatever the power bit (onkey.asm powers off after an ON press).
+    let onkey = RomImage::from_program(include_bytes!("../crates/machine/tests/roms/onkey.bin"));
+    let mut calc = Calc::from_rom(onkey);
+    calc.run_for(CLOCK_HZ / 100);
+    assert!(Until::Halted.holds(&calc));
+    calc.set_on(true);
+    calc.run_for(CLOCK_HZ / 10);
+    calc.set_on(false);
+    calc.run_for(CLOCK_HZ / 10);
+    assert!(calc.hardware().powered_down());
+    assert!(Until::Halted.holds(&calc) && !Until::KeyWait.holds(&calc));
 }
 
 #[test]
@@ -214,6 +226,18 @@ fn script_words_ready_and_done_wait_on_the_firmware() {
         parse("ready DONE").unwrap(),
         [Step::Until(Until::KeyWait), Step::Until(Until::ProgramDone)]
     );
+    // A bound of its own needs the `ms` (a bare number is digit keys); HALTED waits for rest.
+    assert_eq!(
+        parse("HALTED READY 2000ms DONE 5").unwrap(),
+        [
+            Step::Until(Until::Halted),
+            Step::UntilWithin(Until::KeyWait, 2000),
+            Step::Until(Until::ProgramDone),
+            Step::Tap(ti82::script::Button::Key(ti82_machine::Key::K5)),
+        ]
+    );
+    let e = parse("READY 3600000ms").unwrap_err();
+    assert!(e.message.contains("limit"), "{e}");
     // PRGM ENTER ENTER starts MANBOARD (first in the EXEC list); DONE waits for its end,
     // which a fixed WAIT could only guess.
     let setup = builtin_setup("start-done");

@@ -309,6 +309,20 @@ fn runtime_state_seeds() -> Vec<Vec<u8>> {
         calc.run_for(300 * MS);
         v.push(state_payload(&calc));
     }
+    // The LINK screens: a SEND list with a selection, waiting in RECEIVE, transmitting to a
+    // calculator that never answers.
+    let link = [Key::Second, Key::XTTheta];
+    for tail in [
+        &[Key::K2, Key::Enter][..],
+        &[Key::Right, Key::K1],
+        &[Key::K2, Key::Enter, Key::Right, Key::K1],
+    ] {
+        let mut calc = runtime_calc("Disp 1");
+        calc.run_for(100 * MS);
+        tap_keys(&mut calc, &link, 60);
+        tap_keys(&mut calc, tail, 60);
+        v.push(state_payload(&calc));
+    }
     v
 }
 
