@@ -115,3 +115,40 @@ fn the_terminal_front_end_saves_the_state_on_sigterm() {
     assert!(status.success(), "{status}");
     assert_state_saved(&dir, "");
 }
+
+/// A headless run ended by SIGTERM stops its wait early and still writes every output: the
+/// glass (`--print-screen`) and the state (`--save-state`).
+#[test]
+fn a_headless_run_ended_by_sigterm_writes_its_outputs() {
+    let dir = rom::temp_dir("shutdown-headless");
+    let state = dir.join("end.state");
+    // A Z80 program that never rests (the synthetic ROM of frontend_rom.rs polls the keypad):
+    // an idle built-in calculator would get through the hour's wait in milliseconds.
+    let rom = rom::write_rom(&dir);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ti82"))
+        .env("TI82_HOME", &dir)
+        .args(["run", "--headless", "--no-send", "--rom"])
+        .arg(&rom)
+        .args(["--wait-ms", "3600000", "--print-screen", "--save-state"])
+        .arg(&state)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(child.try_wait().unwrap().is_none(), "ended by itself");
+    let pid = child.id();
+    let status = signal_and_wait(&mut child, pid, "TERM");
+    let out = child.wait_with_output().unwrap();
+    let (stdout, err) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(status.success(), "{status}: {err}");
+    assert_eq!(stdout.lines().count(), 8, "{stdout}");
+    let mut calc = ti82_machine::Calc::from_rom(rom::rom());
+    calc.load_state(&state).expect("the written state loads");
+    // Stopped early: far less than the hour asked for.
+    let s = calc.now() / 6_000_000;
+    assert!((1..3_600).contains(&s), "{s} emulated s");
+}
