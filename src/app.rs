@@ -189,7 +189,16 @@ impl Machine {
         // A fresh built-in calculator starts the game as its users did: MANBOARD draws the
         // board, then MANCALA's main menu (a restored one resumes where it was left).
         if !p.restored && autostarts(m, keys_given) && session::is_builtin(&machine.calc) {
-            machine.push_mancala();
+            // A loaded backup may have neither program: the calculator is the user's then.
+            let names = tibasic::firmware::program_names(machine.calc.ram());
+            let has = |n: &str| names.iter().any(|p| p.as_slice() == n.as_bytes());
+            if has("MANBOARD") && has("MANCALA") {
+                machine.push_mancala();
+            } else {
+                machine
+                    .messages
+                    .push("MANBOARD and MANCALA are not in the loaded memory: not started".into());
+            }
         }
         Ok(machine)
     }

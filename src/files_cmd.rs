@@ -31,6 +31,29 @@ pub enum FilesCommand {
     Pack(PackArgs),
     /// Decode a link line trace (from `--link-trace`) into bytes and packets.
     LinkLog(LinkLogArgs),
+    /// Write a memory backup (.82b) of a calculator: the built-in calculator's saved state
+    /// (or `--state FILE`), with `--load` files added.
+    Backup(BackupArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct BackupArgs {
+    /// The backup file to write.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+    /// A built-in calculator's state file (default: the one the calculator saves when it
+    /// ends, in the state folder).
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
+    /// Start from a fresh, empty calculator instead of a saved state.
+    #[arg(long, conflicts_with = "state")]
+    pub fresh: bool,
+    /// Variables (.82p .82g ...) or a backup to load first, in this order.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub load: Vec<PathBuf>,
+    /// The file's comment (ASCII, up to 42 characters).
+    #[arg(long, value_name = "TEXT", default_value = "")]
+    pub comment: String,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -116,6 +139,15 @@ pub fn run(cmd: &FilesCommand, out: &mut impl std::io::Write) -> Result<()> {
         FilesCommand::LinkLog(a) => {
             let events = read_link_trace(&a.file)?;
             out.write_all(crate::capture::link_log_text(&events).as_bytes())?;
+            Ok(())
+        }
+        FilesCommand::Backup(a) => {
+            let n = backup(a)?;
+            writeln!(
+                out,
+                "{}: a memory backup, {n} variables",
+                a.output.display()
+            )?;
             Ok(())
         }
     }
@@ -467,4 +499,40 @@ pub fn read_link_trace(path: &Path) -> Result<Vec<(u64, u8)>> {
     let bytes = std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
     let text = String::from_utf8_lossy(&bytes);
     parse_link_trace(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+}
+
+/// `ti82 backup`: the calculator (a saved built-in state, or a fresh one), `--load` files on
+/// top, its memory written as a `.82b` (spec 7.6). Returns the number of variables in it.
+fn backup(a: &BackupArgs) -> Result<usize> {
+    let mut calc = ti82_machine::Calc::new(tibasic::firmware::BasicFirmware::new());
+    // Power on: an empty VAT and the OS's settings in RAM.
+    calc.run_for(ti82_machine::FRAME_T);
+    if !a.fresh {
+        let state = match &a.state {
+            Some(p) => p.clone(),
+            None => {
+                crate::session::state_path(&crate::config::Paths::locate()?.state_dir, "builtin")
+            }
+        };
+        if !state.exists() {
+            bail!(
+                "{}: no saved state (run the built-in calculator once, name a state with \
+                 --state, or start empty with --fresh)",
+                state.display()
+            );
+        }
+        calc.load_state(&state)
+            .with_context(|| format!("{}: reading the calculator's state", state.display()))?;
+    }
+    crate::session::load_files(&mut calc, &a.load)?;
+    let b = tifiles::vat::backup_from_ram(calc.ram())
+        .map_err(|e| anyhow::anyhow!("the calculator's memory is not a valid VAT: {e}"))?;
+    let n = tifiles::vat::entries(calc.ram()).map_or(0, |e| e.len());
+    let mut file = TiFile::backup("", b);
+    file.set_comment(&a.comment);
+    let bytes = file
+        .to_bytes()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", a.output.display()))?;
+    write_atomic(&a.output, &bytes)?;
+    Ok(n)
 }

@@ -87,16 +87,30 @@ fn install_vars(calc: &mut Calc, vars: &[Variable], file: &Path) -> Result<()> {
     )
 }
 
-/// Reads `.82p .82g .82l ...` files (plain or UUE) and loads their variables.
+/// A memory backup replaces the built-in calculator's memory (its VAT, programs, variables and
+/// the settings kept in RAM), as LINK RECEIVE of a backup does; checked whole before anything
+/// changes (`tifiles::vat::restore_backup`).
+fn restore_backup(calc: &mut Calc, b: &tifiles::Backup, file: &Path) -> Result<()> {
+    if !is_builtin(calc) {
+        bail!(
+            "{}: a memory backup; restoring one into a calculator running a ROM (over the \
+             link, where the TI-82 asks its user to confirm) is not implemented yet; use the \
+             built-in runtime (--no-rom)",
+            file.display()
+        );
+    }
+    tibasic::firmware::restore_backup(calc, b)
+        .with_context(|| format!("{}: restoring the backup", file.display()))
+}
+
+/// Reads `.82p .82g .82l ...` files (plain or UUE) and loads their variables, or a backup
+/// (`.82b`) that replaces the memory.
 pub fn load_files(calc: &mut Calc, files: &[PathBuf]) -> Result<()> {
     for f in files {
         let file = TiFile::read(f, ReadOptions::default())?;
         match &file.content {
             Content::Vars(vars) => install_vars(calc, vars, f)?,
-            Content::Backup(_) => bail!(
-                "{}: a memory backup; --load takes variables (.82p .82g .82l ...)",
-                f.display()
-            ),
+            Content::Backup(b) => restore_backup(calc, b, f)?,
         }
     }
     Ok(())

@@ -1845,6 +1845,24 @@ pub fn start_program(calc: &mut ti82_machine::Calc, name: &str) -> Result<(), St
     Ok(())
 }
 
+/// Replaces the calculator's memory with a backup (spec 7.6), checked whole before anything
+/// changes (`tifiles::vat::restore_backup`); the runtime forgets what it knew of the old VAT.
+pub fn restore_backup(
+    calc: &mut ti82_machine::Calc,
+    b: &tifiles::Backup,
+) -> Result<(), vat::VatError> {
+    vat::restore_backup(calc.ram_mut(), b)?;
+    if let Some(fw) = calc
+        .firmware_mut()
+        .as_any_mut()
+        .downcast_mut::<BasicFirmware>()
+    {
+        fw.st.vat_hints.clear();
+        fw.st.dirty = true;
+    }
+    Ok(())
+}
+
 /// Whether a program (protected or not) named `name` is in the VAT.
 fn program_exists(ram: &[u8], name: &VarName) -> bool {
     [VarType::Program, VarType::ProtectedProgram]

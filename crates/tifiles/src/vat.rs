@@ -543,10 +543,22 @@ pub fn backup_from_ram(ram: &[u8]) -> Result<Backup, VatError> {
 }
 
 /// Write a backup into RAM (spec 7.6): section 1 at `0x8528`, section 2 at its
-/// address, section 3 ending at `0xFE6E`. Section 1 carries the system pointers,
-/// which are then checked.
+/// address, section 3 ending at `0xFE6E`. Section 1 carries the system pointers. The
+/// backup is put together in a copy first and checked there (the pointers, every VAT
+/// entry, every variable's data inside user memory): a backup that fails leaves `ram` as
+/// it was.
 pub fn restore_backup(ram: &mut [u8], b: &Backup) -> Result<(), VatError> {
     check(ram)?;
+    let mut copy = ram.to_vec();
+    place_backup(&mut copy, b)?;
+    for e in entries(&copy)? {
+        read_value(&copy, &e)?;
+    }
+    ram.copy_from_slice(&copy);
+    Ok(())
+}
+
+fn place_backup(ram: &mut [u8], b: &Backup) -> Result<(), VatError> {
     let bad = |len: usize| VatError::BadData {
         name: "backup section".into(),
         addr: b.address,

@@ -297,10 +297,21 @@ fn backup_from_and_to_ram() {
         vat::read_list(&fresh, 1).unwrap().unwrap(),
         [f("4"), f("4"), f("0")]
     );
-    // A broken backup is an error.
+    // A broken backup is an error, and leaves the memory as it was.
+    let before = ram.clone();
     let mut bad = b2.clone();
     bad.section3 = vec![0; 0x8000];
     assert!(vat::restore_backup(&mut ram, &bad).is_err());
+    assert_eq!(ram, before);
+    // Sections that place well but point a variable outside user memory: refused whole.
+    let mut bad = b2.clone();
+    let n = bad.section3.len();
+    // The last VAT entry's data address (the entry's bytes sit backwards: type, then the
+    // address low, high) moved to the top of RAM.
+    bad.section3[n - 2] = 0xFF;
+    bad.section3[n - 3] = 0xF0;
+    assert!(vat::restore_backup(&mut ram, &bad).is_err());
+    assert_eq!(ram, before);
 }
 
 #[test]
