@@ -18,6 +18,7 @@ use crate::font;
 use crate::interp::{Interp, ProgramError, Status, Sys, Wait};
 use crate::keys::{self, Scanner, SCAN_PERIOD};
 use crate::link_screens::{LinkAction, LinkScreen, Phase};
+use crate::mode_screen::{ModeAction, ModeCursor};
 use crate::os::{value_codes, value_lines, Os, OsState, Shown};
 use crate::parse::compile;
 use crate::real::Real;
@@ -48,6 +49,8 @@ enum Shell {
     Error { err: ProgramError, sel: usize },
     /// A LINK screen (2nd LINK).
     Link(LinkScreen),
+    /// The MODE screen, its cursor.
+    Mode(ModeCursor),
 }
 
 /// A LINK SEND or RECEIVE in progress.
@@ -236,6 +239,11 @@ impl BasicFirmware {
             Shell::ProgramMenu { sel } => self.draw_program_menu(ram, *sel, &mut img),
             Shell::Error { err, sel } => draw_error(err, *sel, &mut img),
             Shell::Link(screen) => screen.draw(&mut img),
+            Shell::Mode(cursor) => {
+                // The cursor blinks at about 2 Hz (the key scan runs at 100 Hz).
+                let blink = self.indicator < 50;
+                cursor.draw(&self.st.modes, blink, &mut img);
+            }
             _ => {
                 if let Status::Waiting(Wait::Menu { title, items, .. }) = self.interp.status() {
                     draw_menu(&title, &items, self.menu_sel, &mut img);
@@ -427,6 +435,11 @@ impl BasicFirmware {
             }
             (Shift::Second, Key::XTTheta) => {
                 self.shell = Shell::Link(LinkScreen::new());
+                self.st.dirty = true;
+            }
+            (Shift::None, Key::Mode) => {
+                self.shell = Shell::Mode(ModeCursor::open(&self.st.modes));
+                self.indicator = 0;
                 self.st.dirty = true;
             }
             (Shift::Second, Key::Mode) => {
@@ -1189,6 +1202,21 @@ impl BasicFirmware {
             Shell::ProgramMenu { sel } => self.key_program_menu(hw, k, sel),
             Shell::Error { err, sel } => self.key_error(hw, k, err, sel),
             Shell::Link(screen) => self.key_link(hw, k, screen),
+            Shell::Mode(mut cursor) => {
+                let shift = std::mem::take(&mut self.shift);
+                if k == Key::Second && shift == Shift::None {
+                    self.shift = Shift::Second;
+                } else {
+                    let action = cursor.key(k, shift == Shift::Second, &mut self.st.modes);
+                    self.shell = Shell::Mode(cursor);
+                    self.indicator = 0;
+                    if action == ModeAction::Quit {
+                        self.shell = Shell::Home;
+                        self.st.shown = Shown::Home;
+                    }
+                }
+                self.st.dirty = true;
+            }
             Shell::Running => {
                 if let Status::Waiting(w) = self.interp.status() {
                     self.key_wait(hw, k, w);
@@ -1219,6 +1247,13 @@ impl BasicFirmware {
                 self.handle_key(hw, k);
             }
         }
+        if let Shell::Mode(_) = self.shell {
+            // The MODE cursor's blink.
+            self.indicator = (self.indicator + 1) % 100;
+            if self.indicator == 0 || self.indicator == 50 {
+                self.st.dirty = true;
+            }
+        }
         if self.shell == Shell::Running {
             // The indicator steps every 4 scans (25 Hz).
             self.indicator = self.indicator.wrapping_add(1);
@@ -1232,7 +1267,7 @@ impl BasicFirmware {
     // ------------------------------------------------------------------ save states
 
     fn save(&self, w: &mut StateWriter) {
-        w.u8(3); // format version of this firmware's state
+        w.u8(4); // format version of this firmware's state
         self.interp.save(w);
         let s = &self.st;
         w.u8(match s.shown {
@@ -1255,6 +1290,10 @@ impl BasicFirmware {
             (None, n) => n << 4 | 0x0F,
             (Some(d), n) => n << 4 | d,
         });
+        w.u8(s.modes.graph);
+        w.bool(s.modes.dot);
+        w.bool(s.modes.simul);
+        w.bool(s.modes.split);
         w.bool(s.scroll_pending);
         w.bytes(&self.scanner.down);
         match self.scanner.held {
@@ -1285,6 +1324,11 @@ impl BasicFirmware {
             Shell::Link(screen) => {
                 w.u8(4);
                 screen.save(w);
+            }
+            Shell::Mode(c) => {
+                w.u8(5);
+                w.u32(c.row as u32);
+                w.u32(c.col as u32);
             }
         }
         w.u8(match self.shift {
@@ -1342,9 +1386,10 @@ impl BasicFirmware {
     fn load(&mut self, data: &[u8]) -> Result<(), StateError> {
         let mut r = StateReader::new(data);
         let mut f = BasicFirmware::new();
-        // Version 1 had no `Send(` sender, version 2 no LINK screens.
+        // Version 1 had no `Send(` sender, version 2 no LINK screens, version 3 no MODE
+        // screen.
         let version = r.u8()?;
-        if !(1..=3).contains(&version) {
+        if !(1..=4).contains(&version) {
             return Err(StateError::Corrupt(
                 "unknown TI-BASIC runtime state version",
             ));
@@ -1369,6 +1414,12 @@ impl BasicFirmware {
             2 => Notation::Eng,
             _ => Notation::Normal,
         };
+        if version >= 4 {
+            f.st.modes.graph = r.u8()?.min(3);
+            f.st.modes.dot = r.bool()?;
+            f.st.modes.simul = r.bool()?;
+            f.st.modes.split = r.bool()?;
+        }
         f.st.scroll_pending = r.bool()?;
         let down = r.bytes()?;
         if down.len() != 7 {
@@ -1399,6 +1450,16 @@ impl BasicFirmware {
                 }
             }
             4 => Shell::Link(LinkScreen::load(&mut r)?),
+            5 => {
+                let c = ModeCursor {
+                    row: r.u32()? as usize,
+                    col: r.u32()? as usize,
+                };
+                if !c.valid() {
+                    return Err(StateError::Corrupt("MODE cursor"));
+                }
+                Shell::Mode(c)
+            }
             _ => return Err(StateError::Corrupt("runtime shell state")),
         };
         f.shift = match r.u8()? {

@@ -36,10 +36,40 @@ const WINDOW_RAM: [(u8, u16); 8] = [
 ];
 
 /// The commands [`Os::command`] carries out (with the right arguments).
-const KNOWN_COMMANDS: [u8; 28] = [
-    CLR_DRAW, DISP_GRAPH, DISP, TEXT, PXL_ON, PXL_OFF, PXL_CHANGE, PT_ON, PT_OFF, PT_CHANGE, LINE,
-    HORIZONTAL, VERTICAL, CIRCLE, STORE_PIC, RECALL_PIC, STORE_GDB, RECALL_GDB, RADIAN, DEGREE,
-    FLOAT, FIX, NORMAL, SCI, ENG, FUNC, ZSTANDARD, RAND,
+const KNOWN_COMMANDS: [u8; 33] = [
+    CLR_DRAW,
+    DISP_GRAPH,
+    DISP,
+    TEXT,
+    PXL_ON,
+    PXL_OFF,
+    PXL_CHANGE,
+    PT_ON,
+    PT_OFF,
+    PT_CHANGE,
+    LINE,
+    HORIZONTAL,
+    VERTICAL,
+    CIRCLE,
+    STORE_PIC,
+    RECALL_PIC,
+    STORE_GDB,
+    RECALL_GDB,
+    RADIAN,
+    DEGREE,
+    FLOAT,
+    FIX,
+    NORMAL,
+    SCI,
+    ENG,
+    FUNC,
+    PARAM,
+    POLAR,
+    SEQ_MODE,
+    SPLIT,
+    FULL_SCREEN,
+    ZSTANDARD,
+    RAND,
 ];
 
 /// The random generator's seeds (spec §7.2).
@@ -65,6 +95,14 @@ pub struct Modes {
     pub fix: Option<u8>,
     /// Normal, Sci or Eng.
     pub notation: Notation,
+    /// The graphing mode of the MODE screen's fourth line: 0 Func, 1 Par, 2 Pol, 3 Seq.
+    pub graph: u8,
+    /// Dot rather than Connected.
+    pub dot: bool,
+    /// Simul rather than Sequential.
+    pub simul: bool,
+    /// Split rather than FullScreen.
+    pub split: bool,
 }
 
 impl Modes {
@@ -86,6 +124,10 @@ impl Default for Modes {
             labels: false,
             fix: None,
             notation: Notation::Normal,
+            graph: 0,
+            dot: false,
+            simul: false,
+            split: false,
         }
     }
 }
@@ -937,9 +979,15 @@ impl Sys for Os<'_> {
                 FORMAT_GRID_OFF => self.st.modes.grid = false,
                 FORMAT_LABEL_ON => self.st.modes.labels = true,
                 FORMAT_LABEL_OFF => self.st.modes.labels = false,
-                // Connected/Dot, Sequential/Simul, RectGC/PolarGC, CoordOn/Off: only affect
-                // function graphing, which this runtime does not draw.
-                0x00..=0x07 => {}
+                // The MODE screen's Sequential/Simul and Connected/Dot lines: recorded (the
+                // MODE screen shows them); they change only how graphs are drawn.
+                FORMAT_SEQUENTIAL => self.st.modes.simul = false,
+                FORMAT_SIMUL => self.st.modes.simul = true,
+                FORMAT_CONNECTED => self.st.modes.dot = false,
+                FORMAT_DOT => self.st.modes.dot = true,
+                // RectGC/PolarGC, CoordOn/Off: only affect function graphing, which this
+                // runtime does not draw.
+                0x02..=0x05 => {}
                 _ => return Err(unsupported()),
             },
             (FN_ON | FN_OFF, _) => {
@@ -975,7 +1023,12 @@ impl Sys for Os<'_> {
             (NORMAL, 0) => self.st.modes.notation = Notation::Normal,
             (SCI, 0) => self.st.modes.notation = Notation::Sci,
             (ENG, 0) => self.st.modes.notation = Notation::Eng,
-            (FUNC, 0) => {}
+            (FUNC, 0) => self.st.modes.graph = 0,
+            (PARAM, 0) => self.st.modes.graph = 1,
+            (POLAR, 0) => self.st.modes.graph = 2,
+            (SEQ_MODE, 0) => self.st.modes.graph = 3,
+            (FULL_SCREEN, 0) => self.st.modes.split = false,
+            (SPLIT, 0) => self.st.modes.split = true,
             (ZSTANDARD, 0) => {
                 self.zstandard();
             }

@@ -76,6 +76,12 @@ pub const MINUS: u8 = 0x71;
 pub const ANS: u8 = 0x72;
 pub const FIX: u8 = 0x73;
 pub const FUNC: u8 = 0x76;
+pub const SPLIT: u8 = 0x74;
+pub const FULL_SCREEN: u8 = 0x75;
+pub const PARAM: u8 = 0x77;
+pub const POLAR: u8 = 0x78;
+/// `Seq`, the graphing mode (not the list function `seq(`).
+pub const SEQ_MODE: u8 = 0x79;
 pub const PREFIX_FORMAT: u8 = 0x7E;
 pub const TIMES: u8 = 0x82;
 pub const DIVIDE: u8 = 0x83;
@@ -157,6 +163,10 @@ pub const XROOT: u8 = 0xF1;
 pub const CLR_LIST: u8 = 0xFA;
 
 /// Second bytes after [`PREFIX_FORMAT`].
+pub const FORMAT_SEQUENTIAL: u8 = 0x00;
+pub const FORMAT_SIMUL: u8 = 0x01;
+pub const FORMAT_CONNECTED: u8 = 0x06;
+pub const FORMAT_DOT: u8 = 0x07;
 pub const FORMAT_AXES_ON: u8 = 0x08;
 pub const FORMAT_AXES_OFF: u8 = 0x09;
 pub const FORMAT_GRID_ON: u8 = 0x0A;
