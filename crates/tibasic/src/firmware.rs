@@ -18,6 +18,7 @@ use crate::font;
 use crate::interp::{Interp, ProgramError, Status, Sys, Wait};
 use crate::keys::{self, Scanner, SCAN_PERIOD};
 use crate::link_screens::{LinkAction, LinkScreen, Phase};
+use crate::mem_screens::{MemAction, MemScreen};
 use crate::mode_screen::{ModeAction, ModeCursor};
 use crate::os::{value_codes, value_lines, Os, OsState, Shown};
 use crate::parse::compile;
@@ -51,6 +52,8 @@ enum Shell {
     Link(LinkScreen),
     /// The MODE screen, its cursor.
     Mode(ModeCursor),
+    /// A MEMORY screen (2nd MEM).
+    Mem(MemScreen),
 }
 
 /// A LINK SEND or RECEIVE in progress.
@@ -239,6 +242,7 @@ impl BasicFirmware {
             Shell::ProgramMenu { sel } => self.draw_program_menu(ram, *sel, &mut img),
             Shell::Error { err, sel } => draw_error(err, *sel, &mut img),
             Shell::Link(screen) => screen.draw(&mut img),
+            Shell::Mem(screen) => screen.draw(ram, &mut img),
             Shell::Mode(cursor) => {
                 // The cursor blinks at about 2 Hz (the key scan runs at 100 Hz).
                 let blink = self.indicator < 50;
@@ -437,6 +441,10 @@ impl BasicFirmware {
                 self.shell = Shell::Link(LinkScreen::new());
                 self.st.dirty = true;
             }
+            (Shift::Second, Key::Add) => {
+                self.shell = Shell::Mem(MemScreen::new());
+                self.st.dirty = true;
+            }
             (Shift::None, Key::Mode) => {
                 self.shell = Shell::Mode(ModeCursor::open(&self.st.modes));
                 self.indicator = 0;
@@ -547,6 +555,28 @@ impl BasicFirmware {
                 screen::clear_row(ram, row);
             }
         }
+        self.st.dirty = true;
+    }
+
+    // ------------------------------------------------------------------ MEM
+
+    /// MEM › Reset › 2:Reset: memory as after a cold start (an empty VAT, default settings,
+    /// the random seeds), then the home screen with `Mem cleared` (the TI-82's message).
+    fn reset_memory(&mut self, hw: &mut Hardware) {
+        self.stop_holder(hw);
+        let scanner = std::mem::take(&mut self.scanner);
+        let (pushed, lcd_ready, next_scan) = (self.pushed.clone(), self.lcd_ready, self.next_scan);
+        *self = BasicFirmware::new();
+        self.scanner = scanner;
+        self.pushed = pushed;
+        self.lcd_ready = lcd_ready;
+        self.next_scan = next_scan;
+        self.link_wake = hw.now;
+        self.init_ram(hw);
+        let mut os = Self::os(&mut self.st, hw);
+        let codes = font::encode("Mem cleared").unwrap_or_default();
+        os.home_line(&codes, false);
+        self.st.shown = Shown::Home;
         self.st.dirty = true;
     }
 
@@ -1202,6 +1232,29 @@ impl BasicFirmware {
             Shell::ProgramMenu { sel } => self.key_program_menu(hw, k, sel),
             Shell::Error { err, sel } => self.key_error(hw, k, err, sel),
             Shell::Link(screen) => self.key_link(hw, k, screen),
+            Shell::Mem(mut screen) => {
+                let shift = std::mem::take(&mut self.shift);
+                if k == Key::Second && shift == Shift::None {
+                    self.shift = Shift::Second;
+                } else {
+                    let action = screen.key(k, shift == Shift::Second, hw.mem.ram());
+                    self.shell = Shell::Mem(screen);
+                    match action {
+                        MemAction::None => {}
+                        MemAction::Quit => {
+                            self.shell = Shell::Home;
+                            self.st.shown = Shown::Home;
+                        }
+                        MemAction::Delete(ty, name) => {
+                            // (A name the VAT no longer has is nothing to delete.)
+                            let _ = vat::delete(hw.mem.ram_mut(), ty, &name);
+                            self.st.vat_hints.clear();
+                        }
+                        MemAction::Reset => self.reset_memory(hw),
+                    }
+                }
+                self.st.dirty = true;
+            }
             Shell::Mode(mut cursor) => {
                 let shift = std::mem::take(&mut self.shift);
                 if k == Key::Second && shift == Shift::None {
@@ -1324,6 +1377,10 @@ impl BasicFirmware {
             Shell::Link(screen) => {
                 w.u8(4);
                 screen.save(w);
+            }
+            Shell::Mem(m) => {
+                w.u8(6);
+                m.save(w);
             }
             Shell::Mode(c) => {
                 w.u8(5);
@@ -1450,6 +1507,7 @@ impl BasicFirmware {
                 }
             }
             4 => Shell::Link(LinkScreen::load(&mut r)?),
+            6 => Shell::Mem(MemScreen::load(&mut r)?),
             5 => {
                 let c = ModeCursor {
                     row: r.u32()? as usize,

@@ -14,6 +14,7 @@ pub mod interp;
 pub mod keys;
 pub mod link_screens;
 pub mod matrix;
+pub mod mem_screens;
 pub mod mode_screen;
 pub mod os;
 pub mod parse;
