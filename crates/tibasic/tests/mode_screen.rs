@@ -4,7 +4,7 @@
 
 use ti82_machine::{Calc, Key};
 use tibasic::firmware::{calc_with_sources, start_program, tap};
-use tibasic::mode_screen::{cell, MODE_LINES};
+use tibasic::shell::mode::{cell, MODE_LINES};
 
 fn glass(calc: &Calc) -> Vec<String> {
     let screen = calc.lcd();

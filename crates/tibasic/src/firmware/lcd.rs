@@ -1,0 +1,162 @@
+//! The screen: what the glass should show (the shell's screens, the home screen, the graph,
+//! the run indicator) and pushing what changed to the T6A04 through ports 10h/11h (spec §5.9).
+
+use super::*;
+
+impl BasicFirmware {
+    /// The T6A04 set-up the OS sends: 8-bit words, X (row) auto-increment, Z = 0, display
+    /// on, a mid contrast (spec §5.9 [U]: the exact sequence is not known).
+    pub(super) fn init_lcd(&mut self, hw: &mut Hardware) {
+        for cmd in [0x01u8, 0x05, 0x40, 0x03, 0xF6] {
+            hw.write_port(0x10, cmd, hw.now);
+            hw.now += LCD_GAP;
+        }
+        self.pushed.fill(0xFF);
+        self.lcd_ready = true;
+        self.st.dirty = true;
+    }
+
+    /// The image the glass should show now.
+    pub(super) fn image(&self, hw: &Hardware) -> [u8; SCREEN_BYTES] {
+        let ram = hw.mem.ram();
+        let mut img = [0u8; SCREEN_BYTES];
+        match &self.shell {
+            Shell::ProgramMenu { sel } => self.draw_program_menu(ram, *sel, &mut img),
+            Shell::Error { err, sel } => draw_error(err, *sel, &mut img),
+            Shell::Link(screen) => screen.draw(&mut img),
+            Shell::Mem(screen) => screen.draw(ram, &mut img),
+            Shell::Mode(cursor) => {
+                // The cursor blinks at about 2 Hz (the key scan runs at 100 Hz).
+                let blink = self.indicator < 50;
+                cursor.draw(&self.st.modes, blink, &mut img);
+            }
+            _ => {
+                if let Status::Waiting(Wait::Menu { title, items, .. }) = self.interp.status() {
+                    draw_menu(&title, &items, self.menu_sel, &mut img);
+                } else {
+                    match self.st.shown {
+                        Shown::Home => screen::render_home(ram, &mut img),
+                        Shown::Graph => img.copy_from_slice(screen::plot(ram)),
+                    }
+                }
+            }
+        }
+        if self.shell == Shell::Running {
+            let paused = matches!(self.interp.status(), Status::Waiting(_));
+            draw_indicator(&mut img, self.indicator, paused);
+        }
+        img
+    }
+
+    /// Pushes what changed to the T6A04, column by column (spec §5.9): Y, X, then the data
+    /// bytes down the column, each access `LCD_GAP` T-states after the last.
+    pub(super) fn present(&mut self, hw: &mut Hardware) {
+        if !self.lcd_ready {
+            self.init_lcd(hw);
+        }
+        let img = self.image(hw);
+        self.push_image(hw, &img);
+        self.st.dirty = false;
+        self.indicator_due = false;
+    }
+
+    /// The run indicator's step alone: the image last pushed with the indicator redrawn, so
+    /// only its column goes to the T6A04 (the same LCD writes, at the same emulated cost, as
+    /// a full [`Self::present`] when nothing else changed, without rebuilding the screen).
+    /// Every eighth step (about 3 Hz) takes the full path anyway, so a change made without
+    /// marking the screen dirty still shows within a third of a second.
+    pub(super) fn present_indicator(&mut self, hw: &mut Hardware) {
+        self.indicator_due = false;
+        if !self.lcd_ready || self.shell != Shell::Running || self.indicator & 31 == 0 {
+            self.present(hw);
+            return;
+        }
+        let mut img = [0u8; SCREEN_BYTES];
+        img.copy_from_slice(&self.pushed);
+        let paused = matches!(self.interp.status(), Status::Waiting(_));
+        draw_indicator(&mut img, self.indicator, paused);
+        self.push_image(hw, &img);
+    }
+
+    /// Pushes the columns of `img` that differ from what the LCD shows.
+    pub(super) fn push_image(&mut self, hw: &mut Hardware, img: &[u8; SCREEN_BYTES]) {
+        for col in 0..12 {
+            let differs = |r: &usize| img[r * 12 + col] != self.pushed[r * 12 + col];
+            let (Some(first), Some(last)) = ((0..64).find(differs), (0..64).rev().find(differs))
+            else {
+                continue;
+            };
+            hw.write_port(0x10, 0x20 + col as u8, hw.now);
+            hw.now += LCD_GAP;
+            hw.write_port(0x10, 0x80 + first as u8, hw.now);
+            hw.now += LCD_GAP;
+            for r in first..=last {
+                hw.write_port(0x11, img[r * 12 + col], hw.now);
+                hw.now += LCD_GAP;
+                self.pushed[r * 12 + col] = img[r * 12 + col];
+            }
+        }
+    }
+
+    pub(super) fn draw_program_menu(&self, ram: &[u8], sel: usize, img: &mut [u8; SCREEN_BYTES]) {
+        font::draw_large_with(img, 0, 0, b"EXEC", true);
+        font::draw_large(img, 0, 30, b"EDIT NEW");
+        let names = program_names(ram);
+        let top = sel.saturating_sub(6);
+        for (i, name) in names.iter().enumerate().skip(top).take(7) {
+            let row = (i - top + 1) * 8;
+            // Past `θ` an item has no label: a blank cell (inverse when selected).
+            let label = menu_label(i).unwrap_or(b' ');
+            font::draw_large_with(img, row, 0, &[label], i == sel);
+            font::draw_large(img, row, 6, b":");
+            font::draw_large(img, row, 12, &crate::os::string_codes(name));
+        }
+    }
+}
+
+/// `Menu(`: the title in inverse video on the top line, then `1:ITEM` lines with the
+/// selected item's number in inverse video.
+pub(super) fn draw_menu(title: &Value, items: &[Value], sel: usize, img: &mut [u8; SCREEN_BYTES]) {
+    let (t, _) = value_codes(title, NumFormat::FLOAT);
+    font::draw_large_with(img, 0, 0, &t[..t.len().min(16)], true);
+    for (i, item) in items.iter().enumerate().take(7) {
+        let row = (i + 1) * 8;
+        let num = menu_label(i).unwrap_or(b' ');
+        font::draw_large_with(img, row, 0, &[num], i == sel);
+        font::draw_large(img, row, 6, b":");
+        let (codes, _) = value_codes(item, NumFormat::FLOAT);
+        font::draw_large(img, row, 12, &codes[..codes.len().min(14)]);
+    }
+}
+
+pub(super) fn draw_error(err: &ProgramError, sel: usize, img: &mut [u8; SCREEN_BYTES]) {
+    let name = format!("ERR:{}", err.kind.ti_name());
+    let codes = font::encode(&name).unwrap_or_else(|_| name.bytes().collect());
+    font::draw_large(img, 0, 0, &codes[..codes.len().min(16)]);
+    for (i, text) in [b"Goto".as_slice(), b"Quit"].iter().enumerate() {
+        let row = (i + 1) * 8;
+        font::draw_large_with(img, row, 0, &[b'1' + i as u8], i == sel);
+        font::draw_large(img, row, 6, b":");
+        font::draw_large(img, row, 12, text);
+    }
+}
+
+/// The run indicator in the top-right corner: a moving dash while running, a dotted line
+/// while paused (spec §8.4: the OS animates an 8×8 area there).
+pub(super) fn draw_indicator(img: &mut [u8; SCREEN_BYTES], phase: u8, paused: bool) {
+    let col = 90usize;
+    for row in 0..7usize {
+        let on = if paused {
+            row % 2 == 0
+        } else {
+            (row + 7 - (phase as usize / 4 % 7)) % 7 < 4
+        };
+        let i = row * 12 + col / 8;
+        let m = 0x80u8 >> (col % 8);
+        if on {
+            img[i] |= m;
+        } else {
+            img[i] &= !m;
+        }
+    }
+}

@@ -1,0 +1,65 @@
+//! The MODE and MEMORY screens' effects on the calculator (the screens: `crate::shell`).
+
+use super::*;
+
+impl BasicFirmware {
+    pub(super) fn key_mode(&mut self, k: Key, mut cursor: ModeCursor) {
+        let shift = std::mem::take(&mut self.shift);
+        if k == Key::Second && shift == Shift::None {
+            self.shift = Shift::Second;
+        } else {
+            let action = cursor.key(k, shift == Shift::Second, &mut self.st.modes);
+            self.shell = Shell::Mode(cursor);
+            self.indicator = 0;
+            if action == ModeAction::Quit {
+                self.shell = Shell::Home;
+                self.st.shown = Shown::Home;
+            }
+        }
+        self.st.dirty = true;
+    }
+
+    pub(super) fn key_mem(&mut self, hw: &mut Hardware, k: Key, mut screen: MemScreen) {
+        let shift = std::mem::take(&mut self.shift);
+        if k == Key::Second && shift == Shift::None {
+            self.shift = Shift::Second;
+        } else {
+            let action = screen.key(k, shift == Shift::Second, hw.mem.ram());
+            self.shell = Shell::Mem(screen);
+            match action {
+                MemAction::None => {}
+                MemAction::Quit => {
+                    self.shell = Shell::Home;
+                    self.st.shown = Shown::Home;
+                }
+                MemAction::Delete(ty, name) => {
+                    // (A name the VAT no longer has is nothing to delete.)
+                    let _ = vat::delete(hw.mem.ram_mut(), ty, &name);
+                    self.st.vat_hints.clear();
+                }
+                MemAction::Reset => self.reset_memory(hw),
+            }
+        }
+        self.st.dirty = true;
+    }
+
+    /// MEM › Reset › 2:Reset: memory as after a cold start (an empty VAT, default settings,
+    /// the random seeds), then the home screen with `Mem cleared` (the TI-82's message).
+    pub(super) fn reset_memory(&mut self, hw: &mut Hardware) {
+        self.stop_holder(hw);
+        let scanner = std::mem::take(&mut self.scanner);
+        let (pushed, lcd_ready, next_scan) = (self.pushed.clone(), self.lcd_ready, self.next_scan);
+        *self = BasicFirmware::new();
+        self.scanner = scanner;
+        self.pushed = pushed;
+        self.lcd_ready = lcd_ready;
+        self.next_scan = next_scan;
+        self.link_wake = hw.now;
+        self.init_ram(hw);
+        let mut os = Self::os(&mut self.st, hw);
+        let codes = font::encode("Mem cleared").unwrap_or_default();
+        os.home_line(&codes, false);
+        self.st.shown = Shown::Home;
+        self.st.dirty = true;
+    }
+}

@@ -1,0 +1,259 @@
+//! A running program: its statements in slices, and the screens it waits on (`Menu(`,
+//! `Pause`, `Input`/`Prompt`, a link exchange); ON breaks it.
+
+use super::*;
+
+impl BasicFirmware {
+    /// Keys while a program waits in `Menu(`, `Pause` or `Input`.
+    pub(super) fn key_wait(&mut self, hw: &mut Hardware, k: Key, wait: Wait) {
+        match wait {
+            Wait::Pause => {
+                if k == Key::Enter {
+                    self.interp.finish_wait(None);
+                }
+            }
+            Wait::Menu { items, .. } => {
+                let n = items.len().max(1);
+                let chosen = match k {
+                    Key::Up => {
+                        self.menu_sel = (self.menu_sel + n - 1) % n;
+                        None
+                    }
+                    Key::Down => {
+                        self.menu_sel = (self.menu_sel + 1) % n;
+                        None
+                    }
+                    Key::Enter => Some(self.menu_sel),
+                    _ => digit_of(k)
+                        .map(|d| if d == 0 { 9 } else { d - 1 })
+                        .filter(|&i| i < n),
+                };
+                if let Some(i) = chosen {
+                    self.menu_sel = 0;
+                    self.interp.finish_wait(Some(i));
+                }
+                self.st.dirty = true;
+            }
+            Wait::Input(items) => self.key_input(hw, k, &items),
+            Wait::Get(_) | Wait::Send(_) => {}
+        }
+    }
+
+    pub(super) fn start_input_item(
+        &mut self,
+        hw: &mut Hardware,
+        items: &[(Option<Value>, Target)],
+    ) {
+        let Some((prompt, _)) = items.get(self.input_idx) else {
+            return;
+        };
+        let mut os = Self::os(&mut self.st, hw);
+        let codes = match prompt {
+            Some(v) => value_codes(v, NumFormat::FLOAT).0,
+            None => vec![font::code_for('?').unwrap_or(b'?')],
+        };
+        os.home_line(&codes, false);
+        // The answer is typed on the prompt's line, after the prompt.
+        let pending = std::mem::take(&mut os.st.scroll_pending);
+        let ram = os.ram_mut();
+        let (row, _) = screen::cursor(ram);
+        let row = if pending {
+            screen::ROWS - 1
+        } else {
+            row.saturating_sub(1)
+        };
+        screen::set_cursor(ram, row, codes.len().min(15));
+        self.entry.clear();
+        self.input_started = true;
+    }
+
+    pub(super) fn key_input(
+        &mut self,
+        hw: &mut Hardware,
+        k: Key,
+        items: &[(Option<Value>, Target)],
+    ) {
+        let shift = std::mem::take(&mut self.shift);
+        match (shift, k) {
+            (_, Key::Enter) => {
+                let entry = std::mem::take(&mut self.entry);
+                let Some((_, target)) = items.get(self.input_idx).cloned() else {
+                    self.input_idx = 0;
+                    self.interp.finish_wait(None);
+                    return;
+                };
+                let lines = compile(&entry);
+                let value = match lines.first().map(|l| &l.stmt) {
+                    Some(crate::ast::Stmt::Expr(e)) => {
+                        let mut os = Self::os(&mut self.st, hw);
+                        eval(&mut os, e)
+                    }
+                    _ => Err(ErrorKind::Syntax),
+                };
+                let stored = value.and_then(|v| {
+                    let mut os = Self::os(&mut self.st, hw);
+                    os.store(&target, v)
+                });
+                if let Err(kind) = stored {
+                    self.interp.raise(kind);
+                    return;
+                }
+                // Move below the answer.
+                let ram = hw.mem.ram_mut();
+                let (row, _) = screen::cursor(ram);
+                if row + 1 >= screen::ROWS {
+                    self.st.scroll_pending = true;
+                } else {
+                    screen::set_cursor(ram, row + 1, 0);
+                }
+                self.input_idx += 1;
+                self.input_started = false;
+                if self.input_idx >= items.len() {
+                    self.input_idx = 0;
+                    self.interp.finish_wait(None);
+                } else {
+                    // `Prompt A,B`: the next variable's prompt, on the next line.
+                    self.start_input_item(hw, items);
+                    self.st.dirty = true;
+                }
+            }
+            (_, Key::Clear) => {
+                self.entry.clear();
+                self.show_input(hw);
+            }
+            _ => {
+                if self.edit_entry(shift, k, 100) {
+                    self.show_input(hw);
+                }
+            }
+        }
+    }
+
+    pub(super) fn show_input(&mut self, hw: &mut Hardware) {
+        let ram = hw.mem.ram_mut();
+        let (row, col) = screen::cursor(ram);
+        let codes = crate::os::string_codes(&self.entry);
+        let room = screen::COLS - col;
+        let tail = &codes[codes.len().saturating_sub(room)..];
+        for c in col..screen::COLS {
+            screen::put(ram, row, c, b' ');
+        }
+        screen::write_at(ram, row, col, tail);
+        self.st.dirty = true;
+    }
+
+    /// Runs program statements until the budget, a wait, or the end.
+    pub(super) fn run_statements(&mut self, hw: &mut Hardware, until: u64) {
+        let from_entry = self.interp.program_name().is_empty();
+        for _ in 0..SLICE {
+            if hw.now >= until || hw.now >= self.next_scan {
+                break;
+            }
+            let status = {
+                let mut os = Self::os(&mut self.st, hw);
+                self.interp.step(&mut os)
+            };
+            self.statements += 1;
+            if self.st.dirty {
+                self.present(hw);
+            } else if self.indicator_due {
+                self.present_indicator(hw);
+            }
+            match status {
+                Status::Running => {}
+                Status::Waiting(w) => {
+                    self.begin_wait(hw, w);
+                    break;
+                }
+                Status::Done | Status::Idle => {
+                    self.finished(hw, from_entry);
+                    self.present(hw);
+                    break;
+                }
+                Status::Error(err) => {
+                    self.show_error(err);
+                    self.present(hw);
+                    break;
+                }
+            }
+        }
+    }
+
+    pub(super) fn begin_wait(&mut self, hw: &mut Hardware, w: Wait) {
+        match w {
+            Wait::Input(items) => {
+                if !self.input_started {
+                    self.input_idx = 0;
+                    self.start_input_item(hw, &items);
+                }
+            }
+            Wait::Get(target) => {
+                if self.requester.is_none() {
+                    match get_request(&target) {
+                        Some((ty, name)) => {
+                            self.requester = Some(tilink::Requester::new(
+                                tilink::MID_TI82,
+                                tilink::Timing::default(),
+                                ty,
+                                name,
+                            ));
+                            self.link_wake = hw.now;
+                        }
+                        None => self.interp.raise(ErrorKind::DataType),
+                    }
+                }
+            }
+            Wait::Send(target) => {
+                if self.sender.is_none() {
+                    match send_variable(hw.mem.ram(), &target) {
+                        Ok(var) => {
+                            self.sender = Some(
+                                tilink::SendVars::new(
+                                    tilink::MID_TI82,
+                                    tilink::Timing::default(),
+                                    &[var],
+                                )
+                                .with_rts()
+                                .eot_ack_optional(),
+                            );
+                            self.link_wake = hw.now;
+                        }
+                        Err(kind) => self.interp.raise(kind),
+                    }
+                }
+            }
+            Wait::Menu { .. } | Wait::Pause => {}
+        }
+        self.st.dirty = true;
+        self.present(hw);
+    }
+
+    pub(super) fn on_key(&mut self, hw: &mut Hardware) {
+        // ON breaks a transfer: the screen shows the link error (its 1:Quit returns to the
+        // LINK menu).
+        if let Some(t) = self.transfer.take() {
+            let mut ep = tilink::TimedPort::new(&mut hw.link, hw.now);
+            match t {
+                Transfer::Send(mut snd, _) => snd.cancel(&mut ep),
+                Transfer::Receive { mut rx, .. } => rx.cancel(&mut ep),
+            }
+            self.link_failed(ErrorKind::Link);
+            self.present(hw);
+            return;
+        }
+        if self.shell == Shell::Running {
+            // ON breaks a running or waiting program (spec §6.1).
+            self.interp.raise(ErrorKind::Break);
+            if let Status::Error(err) = self.interp.status() {
+                self.show_error(err);
+            }
+            if let Some(mut req) = self.requester.take() {
+                req.cancel(&mut tilink::TimedPort::new(&mut hw.link, hw.now));
+            }
+            if let Some(mut snd) = self.sender.take() {
+                snd.cancel(&mut tilink::TimedPort::new(&mut hw.link, hw.now));
+            }
+            self.present(hw);
+        }
+    }
+}

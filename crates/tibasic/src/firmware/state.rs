@@ -1,0 +1,317 @@
+//! The runtime's part of a save state: written in one format version, read back in every
+//! earlier one, and checked whole before it replaces the running runtime.
+
+use super::*;
+
+impl BasicFirmware {
+    pub(super) fn save(&self, w: &mut StateWriter) {
+        w.u8(4); // format version of this firmware's state
+        self.interp.save(w);
+        let s = &self.st;
+        w.u8(match s.shown {
+            Shown::Home => 0,
+            Shown::Graph => 1,
+        });
+        w.bool(s.modes.degrees);
+        w.bool(s.modes.axes);
+        w.bool(s.modes.grid);
+        w.bool(s.modes.labels);
+        // Low nibble: Fix digits or F for Float; high nibble: Normal 0 (F with Float), Sci 1,
+        // Eng 2. Normal Float stays FFh and Normal Fix n stays n, as before Sci/Eng existed.
+        let notation = match s.modes.notation {
+            Notation::Normal => 0,
+            Notation::Sci => 1,
+            Notation::Eng => 2,
+        };
+        w.u8(match (s.modes.fix, notation) {
+            (None, 0) => 0xFF,
+            (None, n) => n << 4 | 0x0F,
+            (Some(d), n) => n << 4 | d,
+        });
+        w.u8(s.modes.graph);
+        w.bool(s.modes.dot);
+        w.bool(s.modes.simul);
+        w.bool(s.modes.split);
+        w.bool(s.scroll_pending);
+        w.bytes(&self.scanner.down);
+        match self.scanner.held {
+            Some((c, t)) => {
+                w.u8(c);
+                w.u64(t);
+            }
+            None => {
+                w.u8(0);
+                w.u64(0);
+            }
+        }
+        w.bool(self.scanner.on_down);
+        match &self.shell {
+            Shell::Home => w.u8(0),
+            Shell::ProgramMenu { sel } => {
+                w.u8(1);
+                w.u32(*sel as u32);
+            }
+            Shell::Running => w.u8(2),
+            Shell::Error { err, sel } => {
+                w.u8(3);
+                w.bytes(err.kind.to_string().as_bytes());
+                w.bytes(&err.program);
+                w.u32(err.offset);
+                w.u32(*sel as u32);
+            }
+            Shell::Link(screen) => {
+                w.u8(4);
+                screen.save(w);
+            }
+            Shell::Mem(m) => {
+                w.u8(6);
+                m.save(w);
+            }
+            Shell::Mode(c) => {
+                w.u8(5);
+                w.u32(c.row as u32);
+                w.u32(c.col as u32);
+            }
+        }
+        w.u8(match self.shift {
+            Shift::None => 0,
+            Shift::Second => 1,
+            Shift::Alpha => 2,
+        });
+        w.bytes(&self.entry);
+        w.bytes(&self.last_entry);
+        w.u32(self.menu_sel as u32);
+        w.u32(self.input_idx as u32);
+        w.bool(self.input_started);
+        self.holder.save(w);
+        match &self.requester {
+            Some(r) => {
+                w.bool(true);
+                r.save(w);
+            }
+            None => w.bool(false),
+        }
+        match &self.sender {
+            Some(s) => {
+                w.bool(true);
+                s.save(w);
+            }
+            None => w.bool(false),
+        }
+        match &self.transfer {
+            None => w.u8(0),
+            Some(Transfer::Send(snd, items)) => {
+                w.u8(1);
+                snd.save(w);
+                w.u32(items.len() as u32);
+                for (ty, name) in items {
+                    w.u8(ty.to_byte());
+                    w.bytes(&name.0);
+                }
+            }
+            Some(Transfer::Receive { rx, stored, rename }) => {
+                w.u8(2);
+                rx.save(w);
+                w.u32(*stored as u32);
+                w.bytes(&rename.map(|n| n.0.to_vec()).unwrap_or_default());
+            }
+        }
+        w.u64(self.link_wake);
+        w.bool(self.link_edge);
+        w.u64(self.next_scan);
+        w.bytes(&self.pushed);
+        w.bool(self.lcd_ready);
+        w.u8(self.indicator);
+        w.u64(self.statements);
+    }
+
+    pub(super) fn load(&mut self, data: &[u8]) -> Result<(), StateError> {
+        let mut r = StateReader::new(data);
+        let mut f = BasicFirmware::new();
+        // Version 1 had no `Send(` sender, version 2 no LINK screens, version 3 no MODE
+        // screen.
+        let version = r.u8()?;
+        if !(1..=4).contains(&version) {
+            return Err(StateError::Corrupt(
+                "unknown TI-BASIC runtime state version",
+            ));
+        }
+        f.interp = Interp::load(&mut r)?;
+        f.st.shown = if r.u8()? == 1 {
+            Shown::Graph
+        } else {
+            Shown::Home
+        };
+        f.st.modes.degrees = r.bool()?;
+        f.st.modes.axes = r.bool()?;
+        f.st.modes.grid = r.bool()?;
+        f.st.modes.labels = r.bool()?;
+        let mode = r.u8()?;
+        f.st.modes.fix = match mode & 0x0F {
+            0x0F => None,
+            d => Some(d.min(9)),
+        };
+        f.st.modes.notation = match mode >> 4 {
+            1 => Notation::Sci,
+            2 => Notation::Eng,
+            _ => Notation::Normal,
+        };
+        if version >= 4 {
+            f.st.modes.graph = r.u8()?.min(3);
+            f.st.modes.dot = r.bool()?;
+            f.st.modes.simul = r.bool()?;
+            f.st.modes.split = r.bool()?;
+        }
+        f.st.scroll_pending = r.bool()?;
+        let down = r.bytes()?;
+        if down.len() != 7 {
+            return Err(StateError::Corrupt("keypad scanner state"));
+        }
+        f.scanner.down.copy_from_slice(down);
+        let (c, t) = (r.u8()?, r.u64()?);
+        f.scanner.held = (c != 0).then_some((c, t));
+        f.scanner.on_down = r.bool()?;
+        f.shell = match r.u8()? {
+            0 => Shell::Home,
+            1 => Shell::ProgramMenu {
+                sel: r.u32()? as usize,
+            },
+            2 => Shell::Running,
+            3 => {
+                let name = String::from_utf8_lossy(r.bytes()?).to_string();
+                let program = r.bytes()?.to_vec();
+                let offset = r.u32()?;
+                let sel = (r.u32()? as usize).min(1);
+                Shell::Error {
+                    err: ProgramError {
+                        kind: ErrorKind::from_text(&name),
+                        program,
+                        offset,
+                    },
+                    sel,
+                }
+            }
+            4 => Shell::Link(LinkScreen::load(&mut r)?),
+            6 => Shell::Mem(MemScreen::load(&mut r)?),
+            5 => {
+                let c = ModeCursor {
+                    row: r.u32()? as usize,
+                    col: r.u32()? as usize,
+                };
+                if !c.valid() {
+                    return Err(StateError::Corrupt("MODE cursor"));
+                }
+                Shell::Mode(c)
+            }
+            _ => return Err(StateError::Corrupt("runtime shell state")),
+        };
+        f.shift = match r.u8()? {
+            1 => Shift::Second,
+            2 => Shift::Alpha,
+            _ => Shift::None,
+        };
+        f.entry = r.bytes()?.to_vec();
+        f.last_entry = r.bytes()?.to_vec();
+        f.menu_sel = r.u32()? as usize;
+        f.input_idx = r.u32()? as usize;
+        f.input_started = r.bool()?;
+        f.holder = tilink::Holder::load(&mut r)?;
+        f.requester = if r.bool()? {
+            Some(tilink::Requester::load(&mut r)?)
+        } else {
+            None
+        };
+        f.sender = if version >= 2 && r.bool()? {
+            Some(tilink::SendVars::load(&mut r)?)
+        } else {
+            None
+        };
+        f.transfer = match if version >= 3 { r.u8()? } else { 0 } {
+            0 => None,
+            1 => {
+                let snd = tilink::SendVars::load(&mut r)?;
+                let n = r.u32()? as usize;
+                if n > 4096 {
+                    return Err(StateError::Corrupt("LINK send items"));
+                }
+                let mut items = Vec::with_capacity(n);
+                for _ in 0..n {
+                    let ty = VarType::from_byte(r.u8()?);
+                    let name = r.bytes()?;
+                    if name.len() != 8 {
+                        return Err(StateError::Corrupt("LINK send item name"));
+                    }
+                    items.push((ty, VarName::from_bytes(name)));
+                }
+                Some(Transfer::Send(snd, items))
+            }
+            2 => {
+                let rx = tilink::ReceiveVars::load(&mut r)?;
+                let stored = r.u32()? as usize;
+                let rename = match r.bytes()? {
+                    [] => None,
+                    n if n.len() == 8 => Some(VarName::from_bytes(n)),
+                    _ => return Err(StateError::Corrupt("LINK rename")),
+                };
+                if stored > rx.received().vars.len() {
+                    return Err(StateError::Corrupt("LINK received count"));
+                }
+                Some(Transfer::Receive { rx, stored, rename })
+            }
+            _ => return Err(StateError::Corrupt("LINK transfer")),
+        };
+        f.link_wake = r.u64()?;
+        f.link_edge = r.bool()?;
+        f.next_scan = r.u64()?;
+        let pushed = r.bytes()?;
+        if pushed.len() != SCREEN_BYTES {
+            return Err(StateError::Corrupt("runtime LCD mirror"));
+        }
+        f.pushed.copy_from_slice(pushed);
+        f.lcd_ready = r.bool()?;
+        f.indicator = r.u8()?;
+        f.statements = r.u64()?;
+        r.done()?;
+        f.validate()?;
+        *self = f;
+        Ok(())
+    }
+
+    /// The invariants the runtime relies on, checked on a freshly loaded state before it
+    /// replaces the running one: indices inside what they index, times that cannot overflow.
+    pub(super) fn validate(&self) -> Result<(), StateError> {
+        let corrupt = |what| Err(StateError::Corrupt(what));
+        match self.interp.status() {
+            Status::Waiting(Wait::Menu { items, .. }) if self.menu_sel >= items.len() => {
+                return corrupt("Menu( selection past its items");
+            }
+            Status::Waiting(Wait::Input(items)) if self.input_idx >= items.len() => {
+                return corrupt("Prompt item past its variables");
+            }
+            _ => {}
+        }
+        if self.menu_sel >= 7 || self.input_idx >= crate::interp::MAX_INPUT_ITEMS {
+            return corrupt("menu or prompt position");
+        }
+        if let Some((code, next)) = self.scanner.held {
+            if !(1..=56).contains(&code) || next > TIME_LIMIT {
+                return corrupt("held key");
+            }
+        }
+        // (`link_wake` is only compared: `u64::MAX` there means no link event is due.)
+        if self.next_scan > TIME_LIMIT || self.statements > TIME_LIMIT {
+            return corrupt("runtime clock");
+        }
+        if self.entry.len() > 1024 || self.last_entry.len() > 1024 {
+            return corrupt("entry line");
+        }
+        // A transfer belongs to a LINK screen, and a `Get(`/`Send(` to a running program.
+        if self.transfer.is_some() && !matches!(self.shell, Shell::Link(_)) {
+            return corrupt("LINK transfer outside the LINK screens");
+        }
+        if self.transfer.is_some() && (self.requester.is_some() || self.sender.is_some()) {
+            return corrupt("two link exchanges at once");
+        }
+        Ok(())
+    }
+}
