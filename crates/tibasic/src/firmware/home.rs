@@ -108,6 +108,14 @@ impl BasicFirmware {
                 self.shell = Shell::ProgramMenu { sel: 0 };
                 self.st.dirty = true;
             }
+            (shift, k) if Self::catalog_key(shift, k).is_some() => {
+                let menu = Self::catalog_key(shift, k).unwrap_or(0);
+                self.shell = Shell::Catalog {
+                    cur: CatalogCursor::open(menu),
+                    in_program: false,
+                };
+                self.st.dirty = true;
+            }
             (Shift::Second, Key::XTTheta) => {
                 self.shell = Shell::Link(LinkScreen::new());
                 self.st.dirty = true;
@@ -294,6 +302,8 @@ pub(super) fn key_token(shift: Shift, k: Key) -> Option<&'static [u8]> {
             _ => return None,
         },
         Shift::Second => match k {
+            // ABS, above x⁻¹ (the TI-82's `abs` takes no parenthesis).
+            Inverse => &[0xB2],
             Square => &[SQRT],
             Neg => &[ANS],
             Pow => &[PI],

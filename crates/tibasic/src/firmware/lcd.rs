@@ -25,6 +25,7 @@ impl BasicFirmware {
             Shell::Error { err, sel } => draw_error(err, *sel, &mut img),
             Shell::Link(screen) => screen.draw(&mut img),
             Shell::Mem(screen) => screen.draw(ram, &mut img),
+            Shell::Catalog { cur, .. } => cur.draw(&mut img),
             Shell::Mode(cursor) => {
                 // The cursor blinks at about 2 Hz (the key scan runs at 100 Hz).
                 let blink = self.indicator < 50;

@@ -3,6 +3,62 @@
 use super::*;
 
 impl BasicFirmware {
+    /// The menu a key opens from a line being edited, if any: MATH, 2nd TEST, 2nd ANGLE,
+    /// MATRX, 2nd LIST (index into `shell::catalog::CATALOGS`).
+    pub(super) fn catalog_key(shift: Shift, k: Key) -> Option<usize> {
+        match (shift, k) {
+            (Shift::None, Key::Math) => Some(0),
+            (Shift::Second, Key::Math) => Some(1),
+            (Shift::Second, Key::Matrx) => Some(2),
+            (Shift::None, Key::Matrx) => Some(3),
+            (Shift::Second, Key::Stat) => Some(4),
+            _ => None,
+        }
+    }
+
+    pub(super) fn key_catalog(
+        &mut self,
+        hw: &mut Hardware,
+        k: Key,
+        mut cur: CatalogCursor,
+        in_program: bool,
+    ) {
+        let shift = std::mem::take(&mut self.shift);
+        if k == Key::Second && shift == Shift::None {
+            self.shift = Shift::Second;
+            return;
+        }
+        let action = cur.key(k, shift == Shift::Second);
+        self.shell = Shell::Catalog { cur, in_program };
+        self.st.dirty = true;
+        let back = |fw: &mut Self, hw: &mut Hardware| {
+            if in_program {
+                fw.shell = Shell::Running;
+                fw.show_input(hw);
+            } else {
+                fw.shell = Shell::Home;
+                fw.show_entry(hw);
+            }
+        };
+        match action {
+            CatalogAction::None => {}
+            CatalogAction::Type(token) => {
+                let limit = if in_program { 100 } else { 200 };
+                if self.entry.len() + token.len() <= limit {
+                    self.entry.extend_from_slice(token);
+                }
+                back(self, hw);
+            }
+            CatalogAction::Close => back(self, hw),
+            // 2nd QUIT from a program's `Input` only closes the menu: the program waits on.
+            CatalogAction::Quit if in_program => back(self, hw),
+            CatalogAction::Quit => {
+                self.entry.clear();
+                back(self, hw);
+            }
+        }
+    }
+
     pub(super) fn key_mode(&mut self, k: Key, mut cursor: ModeCursor) {
         let shift = std::mem::take(&mut self.shift);
         if k == Key::Second && shift == Shift::None {

@@ -28,6 +28,7 @@ use crate::os::{value_codes, value_lines, Os, OsState, Shown};
 use crate::parse::compile;
 use crate::real::Real;
 use crate::screen::{self, SCREEN_BYTES};
+use crate::shell::catalog::{CatalogAction, CatalogCursor};
 use crate::shell::link::{LinkAction, LinkScreen, Phase};
 use crate::shell::mem::{MemAction, MemScreen};
 use crate::shell::mode::{ModeAction, ModeCursor};
@@ -71,6 +72,12 @@ enum Shell {
     Mode(ModeCursor),
     /// A MEMORY screen (2nd MEM).
     Mem(MemScreen),
+    /// A menu that types tokens (MATH, TEST, ANGLE, MATRX, LIST), opened from the home
+    /// screen or from a program's `Input` (`in_program`).
+    Catalog {
+        cur: CatalogCursor,
+        in_program: bool,
+    },
 }
 
 /// A pending key modifier.
@@ -168,9 +175,17 @@ impl BasicFirmware {
         self.interp.status()
     }
 
-    /// True while a program runs or waits inside a program.
+    /// True while a program runs or waits inside a program (a menu opened from its `Input`
+    /// included).
     pub fn program_active(&self) -> bool {
-        self.shell == Shell::Running
+        matches!(
+            self.shell,
+            Shell::Running
+                | Shell::Catalog {
+                    in_program: true,
+                    ..
+                }
+        )
     }
 
     /// The last program error and where it happened.
@@ -225,6 +240,7 @@ impl BasicFirmware {
             Shell::Link(screen) => self.key_link(hw, k, screen),
             Shell::Mem(screen) => self.key_mem(hw, k, screen),
             Shell::Mode(cursor) => self.key_mode(k, cursor),
+            Shell::Catalog { cur, in_program } => self.key_catalog(hw, k, cur, in_program),
             Shell::Running => {
                 if let Status::Waiting(w) = self.interp.status() {
                     self.key_wait(hw, k, w);

@@ -121,6 +121,14 @@ impl BasicFirmware {
                 self.entry.clear();
                 self.show_input(hw);
             }
+            (shift, k) if Self::catalog_key(shift, k).is_some() => {
+                let menu = Self::catalog_key(shift, k).unwrap_or(0);
+                self.shell = Shell::Catalog {
+                    cur: CatalogCursor::open(menu),
+                    in_program: true,
+                };
+                self.st.dirty = true;
+            }
             _ => {
                 if self.edit_entry(shift, k, 100) {
                     self.show_input(hw);
@@ -241,8 +249,9 @@ impl BasicFirmware {
             self.present(hw);
             return;
         }
-        if self.shell == Shell::Running {
-            // ON breaks a running or waiting program (spec §6.1).
+        if self.program_active() {
+            // ON breaks a running or waiting program (spec §6.1), a menu open over its
+            // `Input` included.
             self.interp.raise(ErrorKind::Break);
             if let Status::Error(err) = self.interp.status() {
                 self.show_error(err);

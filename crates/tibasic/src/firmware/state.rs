@@ -67,6 +67,13 @@ impl BasicFirmware {
                 w.u8(6);
                 m.save(w);
             }
+            Shell::Catalog { cur, in_program } => {
+                w.u8(7);
+                w.u32(cur.menu as u32);
+                w.u32(cur.tab as u32);
+                w.u32(cur.sel as u32);
+                w.bool(*in_program);
+            }
             Shell::Mode(c) => {
                 w.u8(5);
                 w.u32(c.row as u32);
@@ -193,6 +200,18 @@ impl BasicFirmware {
             }
             4 => Shell::Link(LinkScreen::load(&mut r)?),
             6 => Shell::Mem(MemScreen::load(&mut r)?),
+            7 => {
+                let cur = CatalogCursor {
+                    menu: r.u32()? as usize,
+                    tab: r.u32()? as usize,
+                    sel: r.u32()? as usize,
+                };
+                let in_program = r.bool()?;
+                if !cur.valid() {
+                    return Err(StateError::Corrupt("menu cursor"));
+                }
+                Shell::Catalog { cur, in_program }
+            }
             5 => {
                 let c = ModeCursor {
                     row: r.u32()? as usize,
@@ -304,6 +323,15 @@ impl BasicFirmware {
         }
         if self.entry.len() > 1024 || self.last_entry.len() > 1024 {
             return corrupt("entry line");
+        }
+        // A menu opened from a program's `Input` needs the program waiting there.
+        if let Shell::Catalog {
+            in_program: true, ..
+        } = self.shell
+        {
+            if !matches!(self.interp.status(), Status::Waiting(Wait::Input(_))) {
+                return corrupt("menu over an Input that is not waiting");
+            }
         }
         // A transfer belongs to a LINK screen, and a `Get(`/`Send(` to a running program.
         if self.transfer.is_some() && !matches!(self.shell, Shell::Link(_)) {

@@ -1,0 +1,210 @@
+//! The keypad's menus that type tokens (MATH, TEST, ANGLE, MATRX, LIST) from the home screen
+//! and from a program's `Input`: their tabs and items on the glass, scrolling, choosing by
+//! number and by ENTER, and the typed entry computing as the calculator does.
+
+use ti82_machine::{Calc, Key};
+use tibasic::firmware::{calc_with_sources, start_program, tap};
+use tibasic::shell::catalog::{label, CATALOGS};
+
+fn glass(calc: &Calc) -> Vec<String> {
+    let screen = calc.lcd();
+    tibasic::glass::read(|x, y| screen.pixel(x, y))
+        .into_iter()
+        .map(|l| l.trim_end().to_string())
+        .collect()
+}
+
+fn keys(calc: &mut Calc, ks: &[Key]) {
+    for &k in ks {
+        tap(calc, k);
+    }
+}
+
+fn fresh() -> Calc {
+    let mut calc = calc_with_sources(&[("ASK", "Input A\nDisp A*2")]).unwrap();
+    calc.run_for(100 * 6_000);
+    calc
+}
+
+#[test]
+fn every_item_is_a_known_token_with_a_glyph_for_each_character() {
+    for c in CATALOGS {
+        for (tab, items) in c.tabs {
+            for t in *items {
+                let text = label(t);
+                assert!(!text.is_empty(), "{} {tab}: {t:02X?}", c.name);
+                assert!(
+                    tibasic::font::encode(&text).is_ok(),
+                    "{} {tab}: {text:?} cannot be drawn",
+                    c.name
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_math_menu_its_tabs_and_items() {
+    let mut calc = fresh();
+    keys(&mut calc, &[Key::Math]);
+    let g = glass(&calc);
+    assert_eq!(g[0], "MATH NUM HYP PRB");
+    assert_eq!(
+        &g[1..8],
+        [
+            "1:►Frac",
+            "2:►Dec",
+            "3:³",
+            "4:³√",
+            "5:ˣ√",
+            "6:fMin(",
+            "7:fMax("
+        ]
+    );
+    // ▲ from the first item wraps to the last, and the list scrolls to it.
+    keys(&mut calc, &[Key::Up]);
+    assert_eq!(glass(&calc)[7], "0:solve(");
+    keys(&mut calc, &[Key::Right]);
+    assert_eq!(
+        &glass(&calc)[1..7],
+        ["1:round(", "2:iPart", "3:fPart", "4:int", "5:min(", "6:max("]
+    );
+    keys(&mut calc, &[Key::Left, Key::Left]);
+    assert_eq!(&glass(&calc)[1..5], ["1:rand", "2:nPr", "3:nCr", "4:!"]);
+    // CLEAR closes it, typing nothing.
+    keys(&mut calc, &[Key::Clear]);
+    assert!(
+        glass(&calc).iter().all(|l| l.is_empty()),
+        "{:?}",
+        glass(&calc)
+    );
+}
+
+#[test]
+fn menus_type_tokens_that_compute() {
+    let mut calc = fresh();
+    // MATH ► 4 (int) then -2.5 ENTER: int -2.5 = -3.
+    keys(&mut calc, &[Key::Math, Key::Right, Key::K4]);
+    keys(
+        &mut calc,
+        &[Key::Neg, Key::K2, Key::Dot, Key::K5, Key::Enter],
+    );
+    // 2nd TEST ► 4 (not), then 0: not 0 = 1.
+    keys(
+        &mut calc,
+        &[
+            Key::Second,
+            Key::Math,
+            Key::Right,
+            Key::K4,
+            Key::K0,
+            Key::Enter,
+        ],
+    );
+    // 3 2nd TEST 3 (>) 2: 1.
+    keys(
+        &mut calc,
+        &[
+            Key::K3,
+            Key::Second,
+            Key::Math,
+            Key::K3,
+            Key::K2,
+            Key::Enter,
+        ],
+    );
+    // 5 MATH ► ► ► (PRB) ▼ ▼ ENTER (nCr) 2: 10.
+    keys(
+        &mut calc,
+        &[
+            Key::K5,
+            Key::Math,
+            Key::Left,
+            Key::Down,
+            Key::Down,
+            Key::Enter,
+        ],
+    );
+    keys(&mut calc, &[Key::K2, Key::Enter]);
+    let g = glass(&calc);
+    let answers: Vec<&str> = g
+        .iter()
+        .filter(|l| l.starts_with(' '))
+        .map(|l| l.trim())
+        .collect();
+    assert_eq!(answers, ["⁻3", "1", "1", "10"], "{g:?}");
+    // The entry lines show the tokens as typed.
+    assert!(g.contains(&"int ⁻2.5".to_string()), "{g:?}");
+    assert!(g.contains(&"not 0".to_string()), "{g:?}");
+    assert!(g.contains(&"5 nCr 2".to_string()), "{g:?}");
+}
+
+#[test]
+fn abs_det_and_angle_from_the_keys() {
+    let mut calc = fresh();
+    keys(&mut calc, &[Key::Clear]);
+    // 2nd ABS -4 ENTER: 4.
+    keys(
+        &mut calc,
+        &[Key::Second, Key::Inverse, Key::Neg, Key::K4, Key::Enter],
+    );
+    // MATRX ► 1 (det) MATRX 1 ([A]) after storing [A]: here an identity 3 matrix.
+    keys(
+        &mut calc,
+        &[Key::Matrx, Key::Right, Key::K5, Key::K3, Key::Sto],
+    );
+    keys(&mut calc, &[Key::Matrx, Key::K1, Key::Enter]);
+    keys(
+        &mut calc,
+        &[
+            Key::Matrx,
+            Key::Right,
+            Key::K1,
+            Key::Matrx,
+            Key::K1,
+            Key::Enter,
+        ],
+    );
+    let g = glass(&calc);
+    assert_eq!(g[0], "abs ⁻4", "{g:?}");
+    assert_eq!(g[1].trim(), "4", "{g:?}");
+    assert_eq!(g[2], "identity 3→[A]", "{g:?}");
+    assert!(g.contains(&"det [A]".to_string()), "{g:?}");
+    assert_eq!(g.last().map(|l| l.trim()), Some("1"), "{g:?}");
+    // 2nd LIST ► 5 (sum) {1,2,3}: 6.
+    keys(&mut calc, &[Key::Clear]);
+    keys(&mut calc, &[Key::Second, Key::Stat, Key::Right, Key::K5]);
+    keys(
+        &mut calc,
+        &[Key::Second, Key::LParen, Key::K1, Key::Comma, Key::K2],
+    );
+    keys(
+        &mut calc,
+        &[Key::Comma, Key::K3, Key::Second, Key::RParen, Key::Enter],
+    );
+    let g = glass(&calc);
+    assert_eq!(g[0], "sum {1,2,3}", "{g:?}");
+    assert_eq!(g[1].trim(), "6", "{g:?}");
+    // 2nd ANGLE: the degree mark and ►DMS.
+    keys(&mut calc, &[Key::Second, Key::Matrx]);
+    assert_eq!(&glass(&calc)[..4], ["ANGLE", "1:°", "2:'", "3:ʳ"]);
+    keys(&mut calc, &[Key::Clear]);
+}
+
+#[test]
+fn a_menu_types_into_a_programs_input() {
+    let mut calc = fresh();
+    start_program(&mut calc, "ASK").unwrap();
+    calc.run_for(200 * 6_000);
+    // At the `?` prompt: MATH ► 6 (max() 3,7) ENTER: A = 7, shows 14.
+    keys(&mut calc, &[Key::Math, Key::Right, Key::K6]);
+    let g = glass(&calc);
+    assert!(g.iter().any(|l| l == "?max("), "{g:?}");
+    keys(
+        &mut calc,
+        &[Key::K3, Key::Comma, Key::K7, Key::RParen, Key::Enter],
+    );
+    calc.run_for(200 * 6_000);
+    let g = glass(&calc);
+    assert!(g.iter().any(|l| l.trim() == "14"), "{g:?}");
+}
