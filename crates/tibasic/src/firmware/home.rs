@@ -105,14 +105,14 @@ impl BasicFirmware {
                 self.show_entry(hw);
             }
             (Shift::None, Key::Prgm) => {
-                self.shell = Shell::ProgramMenu { sel: 0 };
+                self.shell = Shell::ProgramMenu { sel: 0, tab: 0 };
                 self.st.dirty = true;
             }
             (shift, k) if Self::catalog_key(shift, k).is_some() => {
                 let menu = Self::catalog_key(shift, k).unwrap_or(0);
                 self.shell = Shell::Catalog {
                     cur: CatalogCursor::open(menu),
-                    in_program: false,
+                    from: CatalogFrom::Home,
                 };
                 self.st.dirty = true;
             }
@@ -164,11 +164,13 @@ impl BasicFirmware {
         false
     }
 
-    pub(super) fn key_program_menu(&mut self, hw: &mut Hardware, k: Key, sel: usize) {
+    /// The PRGM menu: ◄ ► between EXEC, EDIT and NEW; in EXEC and EDIT the programs by
+    /// name (1-9, 0, then ALPHA and a letter for `A:`...), in NEW `1:Create New`.
+    pub(super) fn key_program_menu(&mut self, hw: &mut Hardware, k: Key, sel: usize, tab: u8) {
         let names = program_names(hw.mem.ram());
-        let n = names.len();
+        let n = if tab == 2 { 1 } else { names.len() };
         let sel = sel.min(n.saturating_sub(1));
-        let choose = |i: usize| names.get(i).cloned();
+        let choose = |i: usize| (i < n).then_some(i);
         let shift = std::mem::take(&mut self.shift);
         let pick = match k {
             Key::Alpha if shift == Shift::None => {
@@ -182,14 +184,27 @@ impl BasicFirmware {
                     _ => None,
                 })
                 .and_then(choose),
+            Key::Left | Key::Right => {
+                let tab = if k == Key::Left {
+                    (tab + 2) % 3
+                } else {
+                    (tab + 1) % 3
+                };
+                self.shell = Shell::ProgramMenu { sel: 0, tab };
+                None
+            }
             Key::Up if n > 0 => {
                 self.shell = Shell::ProgramMenu {
                     sel: (sel + n - 1) % n,
+                    tab,
                 };
                 None
             }
             Key::Down if n > 0 => {
-                self.shell = Shell::ProgramMenu { sel: (sel + 1) % n };
+                self.shell = Shell::ProgramMenu {
+                    sel: (sel + 1) % n,
+                    tab,
+                };
                 None
             }
             Key::Enter => choose(sel),
@@ -199,11 +214,19 @@ impl BasicFirmware {
             }
             _ => digit_of(k).and_then(|d| choose(if d == 0 { 9 } else { d - 1 })),
         };
-        if let Some(name) = pick {
-            self.shell = Shell::Home;
-            self.entry.push(PRGM);
-            self.entry.extend_from_slice(&name);
-            self.show_entry(hw);
+        match (tab, pick) {
+            (_, None) => {}
+            (0, Some(i)) => {
+                self.shell = Shell::Home;
+                self.entry.push(PRGM);
+                self.entry.extend_from_slice(&names[i]);
+                self.show_entry(hw);
+            }
+            (1, Some(i)) => self.edit_program(hw, &names[i], 0),
+            (_, Some(_)) => {
+                self.editor = Some(Editor::new_program());
+                self.shell = Shell::Editor;
+            }
         }
         self.st.dirty = true;
     }
@@ -214,15 +237,26 @@ impl BasicFirmware {
             Key::K2 => Some(1),
             Key::Enter => Some(sel),
             Key::Up | Key::Down => {
-                self.shell = Shell::Error { err, sel: 1 - sel };
+                self.shell = Shell::Error {
+                    err: err.clone(),
+                    sel: 1 - sel,
+                };
                 None
             }
             Key::Clear | Key::Mode => Some(1),
             _ => None,
         };
+        // 1:Goto opens the program editor at the failing statement (an entry typed on the
+        // home screen has no program: it goes home as Quit does).
+        if choice == Some(0) && !err.program.is_empty() {
+            let exists = program_names(hw.mem.ram()).contains(&err.program);
+            if exists {
+                self.edit_program(hw, &err.program, err.offset as usize);
+                self.st.dirty = true;
+                return;
+            }
+        }
         if choice.is_some() {
-            // Goto would open the program editor at `last_error`; this runtime has no editor,
-            // so both choices return to the home screen and keep the place for a front end.
             self.shell = Shell::Home;
             self.st.shown = Shown::Home;
             // The next entry goes on a clean line below the last one. When the screen is full

@@ -21,11 +21,16 @@ impl BasicFirmware {
         let ram = hw.mem.ram();
         let mut img = [0u8; SCREEN_BYTES];
         match &self.shell {
-            Shell::ProgramMenu { sel } => self.draw_program_menu(ram, *sel, &mut img),
+            Shell::ProgramMenu { sel, tab } => self.draw_program_menu(ram, *sel, *tab, &mut img),
             Shell::Error { err, sel } => draw_error(err, *sel, &mut img),
             Shell::Link(screen) => screen.draw(&mut img),
             Shell::Mem(screen) => screen.draw(ram, &mut img),
             Shell::Catalog { cur, .. } => cur.draw(&mut img),
+            Shell::Editor => {
+                if let Some(e) = &self.editor {
+                    e.draw(&mut img);
+                }
+            }
             Shell::Mode(cursor) => {
                 // The cursor blinks at about 2 Hz (the key scan runs at 100 Hz).
                 let blink = self.indicator < 50;
@@ -99,9 +104,22 @@ impl BasicFirmware {
         }
     }
 
-    pub(super) fn draw_program_menu(&self, ram: &[u8], sel: usize, img: &mut [u8; SCREEN_BYTES]) {
-        font::draw_large_with(img, 0, 0, b"EXEC", true);
-        font::draw_large(img, 0, 30, b"EDIT NEW");
+    pub(super) fn draw_program_menu(
+        &self,
+        ram: &[u8],
+        sel: usize,
+        tab: u8,
+        img: &mut [u8; SCREEN_BYTES],
+    ) {
+        font::draw_large_with(img, 0, 0, b"EXEC", tab == 0);
+        font::draw_large_with(img, 0, 30, b"EDIT", tab == 1);
+        font::draw_large_with(img, 0, 60, b"NEW", tab == 2);
+        if tab == 2 {
+            font::draw_large_with(img, 8, 0, b"1", true);
+            let text = font::encode(":Create New").unwrap_or_default();
+            font::draw_large(img, 8, 6, &text);
+            return;
+        }
         let names = program_names(ram);
         let top = sel.saturating_sub(6);
         for (i, name) in names.iter().enumerate().skip(top).take(7) {

@@ -21,7 +21,7 @@ impl BasicFirmware {
         hw: &mut Hardware,
         k: Key,
         mut cur: CatalogCursor,
-        in_program: bool,
+        from: CatalogFrom,
     ) {
         let shift = std::mem::take(&mut self.shift);
         if k == Key::Second && shift == Shift::None {
@@ -29,29 +29,40 @@ impl BasicFirmware {
             return;
         }
         let action = cur.key(k, shift == Shift::Second);
-        self.shell = Shell::Catalog { cur, in_program };
+        self.shell = Shell::Catalog { cur, from };
         self.st.dirty = true;
-        let back = |fw: &mut Self, hw: &mut Hardware| {
-            if in_program {
+        let back = |fw: &mut Self, hw: &mut Hardware| match from {
+            CatalogFrom::Input => {
                 fw.shell = Shell::Running;
                 fw.show_input(hw);
-            } else {
+            }
+            CatalogFrom::Home => {
                 fw.shell = Shell::Home;
                 fw.show_entry(hw);
             }
+            CatalogFrom::Editor => fw.shell = Shell::Editor,
         };
         match action {
             CatalogAction::None => {}
             CatalogAction::Type(token) => {
-                let limit = if in_program { 100 } else { 200 };
-                if self.entry.len() + token.len() <= limit {
-                    self.entry.extend_from_slice(token);
+                match from {
+                    CatalogFrom::Editor => {
+                        if let Some(e) = &mut self.editor {
+                            e.type_token(token);
+                        }
+                    }
+                    _ => {
+                        let limit = if from == CatalogFrom::Input { 100 } else { 200 };
+                        if self.entry.len() + token.len() <= limit {
+                            self.entry.extend_from_slice(token);
+                        }
+                    }
                 }
                 back(self, hw);
             }
             CatalogAction::Close => back(self, hw),
-            // 2nd QUIT from a program's `Input` only closes the menu: the program waits on.
-            CatalogAction::Quit if in_program => back(self, hw),
+            // 2nd QUIT from a program's `Input` or the editor only closes the menu.
+            CatalogAction::Quit if from != CatalogFrom::Home => back(self, hw),
             CatalogAction::Quit => {
                 self.entry.clear();
                 back(self, hw);

@@ -28,13 +28,15 @@ use crate::os::{value_codes, value_lines, Os, OsState, Shown};
 use crate::parse::compile;
 use crate::real::Real;
 use crate::screen::{self, SCREEN_BYTES};
-use crate::shell::catalog::{CatalogAction, CatalogCursor};
+use crate::shell::catalog::{CatalogAction, CatalogCursor, CatalogFrom};
+use crate::shell::editor::{Editor, EditorAction};
 use crate::shell::link::{LinkAction, LinkScreen, Phase};
 use crate::shell::mem::{MemAction, MemScreen};
 use crate::shell::mode::{ModeAction, ModeCursor};
 use crate::token::*;
 use crate::value::{ErrorKind, Value};
 
+mod editing;
 mod home;
 mod lcd;
 mod link;
@@ -60,8 +62,8 @@ const TIME_LIMIT: u64 = 1 << 60;
 enum Shell {
     /// The home screen, with the entry line being typed.
     Home,
-    /// The PRGM menu's EXEC list.
-    ProgramMenu { sel: usize },
+    /// The PRGM menu: EXEC (`tab` 0), EDIT (1) or NEW (2).
+    ProgramMenu { sel: usize, tab: u8 },
     /// A program runs (or waits: see the interpreter's status).
     Running,
     /// An error screen: `ERR:NAME`, `1:Goto`, `2:Quit`.
@@ -72,12 +74,14 @@ enum Shell {
     Mode(ModeCursor),
     /// A MEMORY screen (2nd MEM).
     Mem(MemScreen),
-    /// A menu that types tokens (MATH, TEST, ANGLE, MATRX, LIST), opened from the home
-    /// screen or from a program's `Input` (`in_program`).
+    /// A menu that types tokens (MATH, TEST, ANGLE, MATRX, LIST, PRGM in the editor), over
+    /// the line it types into.
     Catalog {
         cur: CatalogCursor,
-        in_program: bool,
+        from: CatalogFrom,
     },
+    /// The program editor (its state: `BasicFirmware::editor`).
+    Editor,
 }
 
 /// A pending key modifier.
@@ -112,6 +116,8 @@ pub struct BasicFirmware {
     sender: Option<tilink::SendVars>,
     /// A LINK SEND or RECEIVE in flight.
     transfer: Option<Transfer>,
+    /// The program being edited (PRGM EDIT / NEW, ERR Goto), kept while a menu types into it.
+    editor: Option<Editor>,
     /// When the link state machines next need a poll, and whether a line change from the
     /// peer should wake them sooner.
     link_wake: u64,
@@ -153,6 +159,7 @@ impl BasicFirmware {
             requester: None,
             sender: None,
             transfer: None,
+            editor: None,
             link_wake: 0,
             link_edge: false,
             next_scan: 0,
@@ -182,7 +189,7 @@ impl BasicFirmware {
             self.shell,
             Shell::Running
                 | Shell::Catalog {
-                    in_program: true,
+                    from: CatalogFrom::Input,
                     ..
                 }
         )
@@ -235,12 +242,13 @@ impl BasicFirmware {
     fn handle_key(&mut self, hw: &mut Hardware, k: Key) {
         match self.shell.clone() {
             Shell::Home => self.key_home(hw, k),
-            Shell::ProgramMenu { sel } => self.key_program_menu(hw, k, sel),
+            Shell::ProgramMenu { sel, tab } => self.key_program_menu(hw, k, sel, tab),
             Shell::Error { err, sel } => self.key_error(hw, k, err, sel),
             Shell::Link(screen) => self.key_link(hw, k, screen),
             Shell::Mem(screen) => self.key_mem(hw, k, screen),
             Shell::Mode(cursor) => self.key_mode(k, cursor),
-            Shell::Catalog { cur, in_program } => self.key_catalog(hw, k, cur, in_program),
+            Shell::Catalog { cur, from } => self.key_catalog(hw, k, cur, from),
+            Shell::Editor => self.key_editor(hw, k),
             Shell::Running => {
                 if let Status::Waiting(w) = self.interp.status() {
                     self.key_wait(hw, k, w);

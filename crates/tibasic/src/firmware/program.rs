@@ -125,7 +125,7 @@ impl BasicFirmware {
                 let menu = Self::catalog_key(shift, k).unwrap_or(0);
                 self.shell = Shell::Catalog {
                     cur: CatalogCursor::open(menu),
-                    in_program: true,
+                    from: CatalogFrom::Input,
                 };
                 self.st.dirty = true;
             }

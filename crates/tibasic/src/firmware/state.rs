@@ -5,7 +5,7 @@ use super::*;
 
 impl BasicFirmware {
     pub(super) fn save(&self, w: &mut StateWriter) {
-        w.u8(4); // format version of this firmware's state
+        w.u8(5); // format version of this firmware's state
         self.interp.save(w);
         let s = &self.st;
         w.u8(match s.shown {
@@ -47,9 +47,10 @@ impl BasicFirmware {
         w.bool(self.scanner.on_down);
         match &self.shell {
             Shell::Home => w.u8(0),
-            Shell::ProgramMenu { sel } => {
+            Shell::ProgramMenu { sel, tab } => {
                 w.u8(1);
                 w.u32(*sel as u32);
+                w.u8(*tab);
             }
             Shell::Running => w.u8(2),
             Shell::Error { err, sel } => {
@@ -67,13 +68,18 @@ impl BasicFirmware {
                 w.u8(6);
                 m.save(w);
             }
-            Shell::Catalog { cur, in_program } => {
+            Shell::Catalog { cur, from } => {
                 w.u8(7);
                 w.u32(cur.menu as u32);
                 w.u32(cur.tab as u32);
                 w.u32(cur.sel as u32);
-                w.bool(*in_program);
+                w.u8(match from {
+                    CatalogFrom::Home => 0,
+                    CatalogFrom::Input => 1,
+                    CatalogFrom::Editor => 2,
+                });
             }
+            Shell::Editor => w.u8(8),
             Shell::Mode(c) => {
                 w.u8(5);
                 w.u32(c.row as u32);
@@ -130,15 +136,22 @@ impl BasicFirmware {
         w.bool(self.lcd_ready);
         w.u8(self.indicator);
         w.u64(self.statements);
+        match &self.editor {
+            Some(e) => {
+                w.bool(true);
+                e.save(w);
+            }
+            None => w.bool(false),
+        }
     }
 
     pub(super) fn load(&mut self, data: &[u8]) -> Result<(), StateError> {
         let mut r = StateReader::new(data);
         let mut f = BasicFirmware::new();
         // Version 1 had no `Send(` sender, version 2 no LINK screens, version 3 no MODE
-        // screen.
+        // screen, version 4 no program editor.
         let version = r.u8()?;
-        if !(1..=4).contains(&version) {
+        if !(1..=5).contains(&version) {
             return Err(StateError::Corrupt(
                 "unknown TI-BASIC runtime state version",
             ));
@@ -180,9 +193,14 @@ impl BasicFirmware {
         f.scanner.on_down = r.bool()?;
         f.shell = match r.u8()? {
             0 => Shell::Home,
-            1 => Shell::ProgramMenu {
-                sel: r.u32()? as usize,
-            },
+            1 => {
+                let sel = r.u32()? as usize;
+                let tab = if version >= 5 { r.u8()? } else { 0 };
+                if tab > 2 {
+                    return Err(StateError::Corrupt("PRGM menu tab"));
+                }
+                Shell::ProgramMenu { sel, tab }
+            }
             2 => Shell::Running,
             3 => {
                 let name = String::from_utf8_lossy(r.bytes()?).to_string();
@@ -200,17 +218,24 @@ impl BasicFirmware {
             }
             4 => Shell::Link(LinkScreen::load(&mut r)?),
             6 => Shell::Mem(MemScreen::load(&mut r)?),
+            8 => Shell::Editor,
             7 => {
                 let cur = CatalogCursor {
                     menu: r.u32()? as usize,
                     tab: r.u32()? as usize,
                     sel: r.u32()? as usize,
                 };
-                let in_program = r.bool()?;
+                // Version 4 kept only "from a program's Input".
+                let from = match r.u8()? {
+                    0 => CatalogFrom::Home,
+                    1 => CatalogFrom::Input,
+                    2 if version >= 5 => CatalogFrom::Editor,
+                    _ => return Err(StateError::Corrupt("menu origin")),
+                };
                 if !cur.valid() {
                     return Err(StateError::Corrupt("menu cursor"));
                 }
-                Shell::Catalog { cur, in_program }
+                Shell::Catalog { cur, from }
             }
             5 => {
                 let c = ModeCursor {
@@ -290,6 +315,9 @@ impl BasicFirmware {
         f.lcd_ready = r.bool()?;
         f.indicator = r.u8()?;
         f.statements = r.u64()?;
+        if version >= 5 && r.bool()? {
+            f.editor = Some(Editor::load(&mut r)?);
+        }
         r.done()?;
         f.validate()?;
         *self = f;
@@ -324,9 +352,22 @@ impl BasicFirmware {
         if self.entry.len() > 1024 || self.last_entry.len() > 1024 {
             return corrupt("entry line");
         }
+        // The editor screen needs the program it edits.
+        let editing = matches!(
+            self.shell,
+            Shell::Editor
+                | Shell::Catalog {
+                    from: CatalogFrom::Editor,
+                    ..
+                }
+        );
+        if editing != self.editor.is_some() {
+            return corrupt("program editor without its program, or the reverse");
+        }
         // A menu opened from a program's `Input` needs the program waiting there.
         if let Shell::Catalog {
-            in_program: true, ..
+            from: CatalogFrom::Input,
+            ..
         } = self.shell
         {
             if !matches!(self.interp.status(), Status::Waiting(Wait::Input(_))) {

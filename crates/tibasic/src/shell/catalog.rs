@@ -122,8 +122,61 @@ pub const LIST: Catalog = Catalog {
     ],
 };
 
+/// PRGM inside the program editor: the commands (CTL) and input/output (I/O).
+pub const PRGM: Catalog = Catalog {
+    name: "PRGM",
+    tabs: &[
+        (
+            "CTL",
+            &[
+                &[0xCE],
+                &[0xCF],
+                &[0xD0],
+                &[0xD3],
+                &[0xD1],
+                &[0xD2],
+                &[0xD4],
+                &[0xD8],
+                &[0xD6],
+                &[0xD7],
+                &[0xDA],
+                &[0xDB],
+                &[0xE6],
+                &[0x5F],
+                &[0xD5],
+                &[0xD9],
+            ],
+        ),
+        (
+            "I/O",
+            &[
+                &[0xDC],
+                &[0xDD],
+                &[0xDE],
+                &[0xDF],
+                &[0xE5],
+                &[0xE0],
+                &[0xAD],
+                &[0xE1],
+                &[0xFB],
+                &[0xE8],
+                &[0xE7],
+            ],
+        ),
+    ],
+};
+
 /// Every menu, for the key that opens it.
-pub const CATALOGS: [&Catalog; 5] = [&MATH, &TEST, &ANGLE, &MATRX, &LIST];
+pub const CATALOGS: [&Catalog; 6] = [&MATH, &TEST, &ANGLE, &MATRX, &LIST, &PRGM];
+
+/// Where a menu was opened from, so choosing an item types into that line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CatalogFrom {
+    Home,
+    /// A program's `Input`.
+    Input,
+    Editor,
+}
 
 /// An item's text: its token as the calculator spells it, without the spaces some tokens
 /// carry (` and `, `int `).

@@ -2,6 +2,7 @@
 //! (`crate::firmware`) owns the calculator and carries out what a screen asks for.
 
 pub mod catalog;
+pub mod editor;
 pub mod link;
 pub mod mem;
 pub mod mode;

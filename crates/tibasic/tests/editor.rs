@@ -1,0 +1,156 @@
+//! Writing, running and editing a program entirely from the keypad on the built-in runtime:
+//! PRGM NEW (the name typed ALPHA-locked), typing with the PRGM CTL and I/O menus, 2nd QUIT,
+//! running it from PRGM EXEC, an error, `1:Goto` into the editor at the failing statement,
+//! fixing it, running again; overwrite and insert; a save state taken in the editor.
+
+use ti82_machine::{Calc, Key};
+use tibasic::firmware::{calc_with_sources, start_program, tap};
+use tifiles::var::{VarName, VarType};
+
+fn glass(calc: &Calc) -> Vec<String> {
+    let screen = calc.lcd();
+    tibasic::glass::read(|x, y| screen.pixel(x, y))
+        .into_iter()
+        .map(|l| l.trim_end().to_string())
+        .collect()
+}
+
+fn keys(calc: &mut Calc, ks: &[Key]) {
+    for &k in ks {
+        tap(calc, k);
+    }
+}
+
+fn program(calc: &Calc, name: &str) -> Option<Vec<u8>> {
+    let n = VarName::program(name).unwrap();
+    match tifiles::vat::read(calc.ram(), VarType::Program, &n)
+        .unwrap()?
+        .data
+    {
+        tifiles::VarData::Program(t) => Some(t),
+        _ => None,
+    }
+}
+
+fn tokens(src: &str) -> Vec<u8> {
+    tifiles::tokenize_source(src).unwrap()
+}
+
+/// PRGM ► (I/O) 3: `Disp `.
+const DISP: [Key; 3] = [Key::Prgm, Key::Right, Key::K3];
+const QUIT: [Key; 2] = [Key::Second, Key::Mode];
+
+#[test]
+fn write_a_program_from_the_keypad_and_run_it() {
+    let mut calc = calc_with_sources(&[]).unwrap();
+    calc.run_for(100 * 6_000);
+    keys(&mut calc, &[Key::Prgm, Key::Left]);
+    assert_eq!(glass(&calc)[..2], ["EXEC EDIT NEW", "1:Create New"]);
+    keys(&mut calc, &[Key::Enter]);
+    assert_eq!(glass(&calc)[0], "PROGRAM:Ⓐ");
+    // H and I, ALPHA-locked (the keys under ^ and x²).
+    keys(&mut calc, &[Key::Pow, Key::Square]);
+    assert_eq!(glass(&calc)[0], "PROGRAM:HIⒶ");
+    keys(&mut calc, &[Key::Enter]);
+    assert_eq!(glass(&calc)[..2], ["PROGRAM:HI", ":"]);
+    // Disp 42, ENTER, Disp 6*7, ENTER, While 0 / End from PRGM CTL (5, 7).
+    keys(&mut calc, &DISP);
+    keys(&mut calc, &[Key::K4, Key::K2, Key::Enter]);
+    keys(&mut calc, &DISP);
+    keys(&mut calc, &[Key::K6, Key::Mul, Key::K7]);
+    assert_eq!(glass(&calc)[..3], ["PROGRAM:HI", ":Disp 42", ":Disp 6*7"]);
+    keys(&mut calc, &[Key::Enter, Key::Prgm, Key::K5, Key::K0]);
+    keys(&mut calc, &[Key::Enter, Key::Prgm, Key::K7]);
+    assert_eq!(glass(&calc)[3..5], [":While 0", ":End"]);
+    keys(&mut calc, &QUIT);
+    assert_eq!(
+        program(&calc, "HI"),
+        Some(tokens("Disp 42\nDisp 6*7\nWhile 0\nEnd"))
+    );
+    // Run it from PRGM EXEC.
+    start_program(&mut calc, "HI").unwrap();
+    calc.run_for(300 * 6_000);
+    let g = glass(&calc);
+    let answers: Vec<&str> = g.iter().map(|l| l.trim()).filter(|l| *l == "42").collect();
+    assert_eq!(answers.len(), 2, "{g:?}");
+}
+
+#[test]
+fn an_error_goes_to_the_statement_and_the_fix_runs() {
+    let src = "Disp 1\nDisp 1/0\nDisp 3";
+    let mut calc = calc_with_sources(&[("BAD", src)]).unwrap();
+    calc.run_for(100 * 6_000);
+    start_program(&mut calc, "BAD").unwrap();
+    calc.run_for(300 * 6_000);
+    assert_eq!(glass(&calc)[..3], ["ERR:DIVIDE BY 0", "1:Goto", "2:Quit"]);
+    keys(&mut calc, &[Key::K1]);
+    let g = glass(&calc);
+    assert_eq!(g[..4], ["PROGRAM:BAD", ":Disp 1", ":Disp 1/0", ":Disp 3"]);
+    // The cursor is on the failing statement's line (its first cell is in inverse video).
+    let screen = calc.lcd();
+    let inverted = |row: usize, cell: usize| screen.pixel(cell * 6 + 5, row * 8 + 7);
+    assert!(inverted(2, 1), "cursor on line 2");
+    assert!(!inverted(1, 1) && !inverted(3, 1));
+    // CLEAR the line, type Disp 2, 2nd QUIT, run again: 1, 2, 3.
+    keys(&mut calc, &[Key::Clear]);
+    keys(&mut calc, &DISP);
+    keys(&mut calc, &[Key::K2]);
+    keys(&mut calc, &QUIT);
+    assert_eq!(
+        program(&calc, "BAD"),
+        Some(tokens("Disp 1\nDisp 2\nDisp 3"))
+    );
+    start_program(&mut calc, "BAD").unwrap();
+    calc.run_for(300 * 6_000);
+    let g = glass(&calc);
+    let shown: Vec<&str> = g
+        .iter()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert!(shown.ends_with(&["1", "2", "3", "Done"]), "{g:?}");
+}
+
+#[test]
+fn overwrite_insert_delete_and_lines() {
+    let mut calc = calc_with_sources(&[("ED", "Disp 123")]).unwrap();
+    calc.run_for(100 * 6_000);
+    // PRGM ► (EDIT) 1.
+    keys(&mut calc, &[Key::Prgm, Key::Right, Key::K1]);
+    assert_eq!(glass(&calc)[..2], ["PROGRAM:ED", ":Disp 123"]);
+    // ► past `Disp `, 9 overwrites 1; 2nd INS, 8 goes in before 2; DEL deletes the 2.
+    keys(&mut calc, &[Key::Right, Key::K9]);
+    assert_eq!(glass(&calc)[1], ":Disp 923");
+    keys(&mut calc, &[Key::Second, Key::Del, Key::K8]);
+    // (The insert cursor underlines the cell it is on, the 2: no glyph reads so.)
+    assert_eq!(glass(&calc)[1], ":Disp 98?3");
+    keys(&mut calc, &[Key::Del]);
+    // Still inserting (the cursor has not moved): the 3 under it is underlined.
+    assert_eq!(glass(&calc)[1], ":Disp 98?");
+    keys(&mut calc, &[Key::Right]);
+    assert_eq!(glass(&calc)[1], ":Disp 983");
+    // ENTER opens a line below; DEL on it removes it again; a long line wraps.
+    keys(&mut calc, &[Key::Enter]);
+    assert_eq!(glass(&calc)[2], ":");
+    keys(&mut calc, &[Key::Del]);
+    assert_eq!(glass(&calc)[2], "");
+    keys(&mut calc, &[Key::Enter]);
+    keys(&mut calc, &DISP);
+    for _ in 0..12 {
+        keys(&mut calc, &[Key::K7]);
+    }
+    let g = glass(&calc);
+    assert_eq!(g[2..4], [":Disp 7777777777", "77"]);
+    // A save state taken in the editor comes back to it.
+    let state = calc.state_bytes();
+    let mut back = calc_with_sources(&[]).unwrap();
+    back.restore_bytes(std::path::Path::new("edit.state"), &state)
+        .unwrap();
+    back.run_for(20 * 6_000);
+    assert_eq!(glass(&back)[..3], glass(&calc)[..3]);
+    keys(&mut back, &QUIT);
+    assert_eq!(
+        program(&back, "ED"),
+        Some(tokens("Disp 983\nDisp 777777777777"))
+    );
+}
