@@ -154,3 +154,29 @@ fn overwrite_insert_delete_and_lines() {
         Some(tokens("Disp 983\nDisp 777777777777"))
     );
 }
+
+#[test]
+fn a_protected_program_runs_but_is_not_listed_for_editing() {
+    let mut calc = calc_with_sources(&[("OPEN", "Disp 1")]).unwrap();
+    let locked = tifiles::Variable {
+        name: VarName::program("LOCKED").unwrap(),
+        data: tifiles::VarData::ProtectedProgram(tokens("Disp 1/0")),
+    };
+    tifiles::vat::store(calc.ram_mut(), &locked).unwrap();
+    calc.run_for(100 * 6_000);
+    keys(&mut calc, &[Key::Prgm]);
+    assert_eq!(glass(&calc)[1..3], ["1:LOCKED", "2:OPEN"]);
+    keys(&mut calc, &[Key::Right]);
+    assert_eq!(glass(&calc)[1..3], ["1:OPEN", ""]);
+    keys(&mut calc, &[Key::Clear, Key::Clear]);
+    // Its error's Goto does not open it.
+    start_program(&mut calc, "LOCKED").unwrap();
+    calc.run_for(300 * 6_000);
+    assert_eq!(glass(&calc)[0], "ERR:DIVIDE BY 0");
+    keys(&mut calc, &[Key::K1]);
+    assert!(
+        !glass(&calc)[0].starts_with("PROGRAM:"),
+        "{:?}",
+        glass(&calc)
+    );
+}

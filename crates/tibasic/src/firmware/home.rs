@@ -167,7 +167,11 @@ impl BasicFirmware {
     /// The PRGM menu: ◄ ► between EXEC, EDIT and NEW; in EXEC and EDIT the programs by
     /// name (1-9, 0, then ALPHA and a letter for `A:`...), in NEW `1:Create New`.
     pub(super) fn key_program_menu(&mut self, hw: &mut Hardware, k: Key, sel: usize, tab: u8) {
-        let names = program_names(hw.mem.ram());
+        let names = if tab == 1 {
+            editable_program_names(hw.mem.ram())
+        } else {
+            program_names(hw.mem.ram())
+        };
         let n = if tab == 2 { 1 } else { names.len() };
         let sel = sel.min(n.saturating_sub(1));
         let choose = |i: usize| (i < n).then_some(i);
@@ -249,7 +253,8 @@ impl BasicFirmware {
         // 1:Goto opens the program editor at the failing statement (an entry typed on the
         // home screen has no program: it goes home as Quit does).
         if choice == Some(0) && !err.program.is_empty() {
-            let exists = program_names(hw.mem.ram()).contains(&err.program);
+            // (A protected program is edit-locked: Goto leaves it as Quit does.)
+            let exists = editable_program_names(hw.mem.ram()).contains(&err.program);
             if exists {
                 self.edit_program(hw, &err.program, err.offset as usize);
                 self.st.dirty = true;

@@ -120,7 +120,11 @@ impl BasicFirmware {
             font::draw_large(img, 8, 6, &text);
             return;
         }
-        let names = program_names(ram);
+        let names = if tab == 1 {
+            editable_program_names(ram)
+        } else {
+            program_names(ram)
+        };
         let top = sel.saturating_sub(6);
         for (i, name) in names.iter().enumerate().skip(top).take(7) {
             let row = (i - top + 1) * 8;

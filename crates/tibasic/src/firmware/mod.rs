@@ -366,10 +366,19 @@ impl Firmware for BasicFirmware {
 /// The programs in the VAT, by name, as the PRGM menu lists them (alphabetical, the OS's
 /// internal `!` and `#` left out).
 pub fn program_names(ram: &[u8]) -> Vec<Vec<u8>> {
+    names_of(ram, |ty| ty.is_program())
+}
+
+/// The programs PRGM EDIT lists: not the protected ones (edit-locked, spec §3.1).
+pub fn editable_program_names(ram: &[u8]) -> Vec<Vec<u8>> {
+    names_of(ram, |ty| ty == VarType::Program)
+}
+
+fn names_of(ram: &[u8], keep: impl Fn(VarType) -> bool) -> Vec<Vec<u8>> {
     let mut names: Vec<Vec<u8>> = vat::entries(ram)
         .unwrap_or_default()
         .into_iter()
-        .filter(|e| e.var_type().is_program() && !e.is_internal())
+        .filter(|e| keep(e.var_type()) && !e.is_internal())
         .map(|e| e.name.bytes().to_vec())
         .collect();
     names.sort();
