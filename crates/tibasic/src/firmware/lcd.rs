@@ -47,6 +47,9 @@ impl BasicFirmware {
                 }
             }
         }
+        if self.contrast_shown_until != 0 {
+            font::draw_large_with(&mut img, 0, 90, &[Self::contrast_digit(hw)], true);
+        }
         if self.shell == Shell::Running {
             let paused = matches!(self.interp.status(), Status::Waiting(_));
             draw_indicator(&mut img, self.indicator, paused);

@@ -398,10 +398,11 @@ impl BasicFirmware {
             }
             return;
         }
-        let answering = match &self.shell {
-            Shell::Running => matches!(self.interp.status(), Status::Waiting(_)),
-            _ => true,
-        };
+        let answering = !self.off
+            && match &self.shell {
+                Shell::Running => matches!(self.interp.status(), Status::Waiting(_)),
+                _ => true,
+            };
         if !answering && !self.holder.is_busy() {
             // Busy running: no answer until the program waits for a key again (the next key
             // scan looks).

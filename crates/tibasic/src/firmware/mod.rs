@@ -41,6 +41,7 @@ mod home;
 mod lcd;
 mod link;
 mod menus;
+mod power;
 mod program;
 mod state;
 
@@ -118,6 +119,13 @@ pub struct BasicFirmware {
     transfer: Option<Transfer>,
     /// The program being edited (PRGM EDIT / NEW, ERR Goto), kept while a menu types into it.
     editor: Option<Editor>,
+    /// Turned off (2nd OFF, or the automatic power-down): the glass is blank, only ON acts.
+    off: bool,
+    /// When the user last pressed a key (or a program last ran): the automatic power-down
+    /// counts from here.
+    last_activity: u64,
+    /// The contrast digit shows in the top-right corner until this time (after 2nd ▲/▼).
+    contrast_shown_until: u64,
     /// When the link state machines next need a poll, and whether a line change from the
     /// peer should wake them sooner.
     link_wake: u64,
@@ -160,6 +168,9 @@ impl BasicFirmware {
             sender: None,
             transfer: None,
             editor: None,
+            off: false,
+            last_activity: 0,
+            contrast_shown_until: 0,
             link_wake: 0,
             link_edge: false,
             next_scan: 0,
@@ -225,6 +236,7 @@ impl BasicFirmware {
         // An empty VAT, then the OS's screens and settings in their places.
         let _ = vat::init_empty(ram);
         screen::clear_home(ram);
+        ram[screen::off(power::CONTRAST_ADDR)] = power::CONTRAST_DEFAULT;
         let mut os = Self::os(&mut self.st, hw);
         os.zstandard();
         let seed = [
@@ -240,6 +252,12 @@ impl BasicFirmware {
     // ------------------------------------------------------------------ keys
 
     fn handle_key(&mut self, hw: &mut Hardware, k: Key) {
+        self.last_activity = hw.now;
+        if self.shift == Shift::Second && matches!(k, Key::Up | Key::Down) {
+            self.shift = Shift::None;
+            self.adjust_contrast(hw, k == Key::Up);
+            return;
+        }
         match self.shell.clone() {
             Shell::Home => self.key_home(hw, k),
             Shell::ProgramMenu { sel, tab } => self.key_program_menu(hw, k, sel, tab),
@@ -267,7 +285,24 @@ impl BasicFirmware {
     }
 
     fn tick(&mut self, hw: &mut Hardware) {
-        if self.scanner.scan(hw) {
+        let on = self.scanner.scan(hw);
+        if self.off {
+            // Off: ON turns the calculator on; other keys are lost.
+            let _ = keys::take_key(hw);
+            if on {
+                self.power_up(hw);
+            }
+            self.next_scan = hw.now + SCAN_PERIOD;
+            return;
+        }
+        if on {
+            // 2nd OFF (2nd ON), where the OS waits for a key; else ON breaks.
+            if self.shift == Shift::Second && !self.program_active() {
+                self.power_down(hw);
+                self.next_scan = hw.now + SCAN_PERIOD;
+                return;
+            }
+            self.last_activity = hw.now;
             self.on_key(hw);
         }
         // Waiting screens and the home screen read keys themselves; a running program leaves
@@ -279,12 +314,30 @@ impl BasicFirmware {
                 self.handle_key(hw, k);
             }
         }
+        if self.contrast_shown_until != 0 && hw.now >= self.contrast_shown_until {
+            self.contrast_shown_until = 0;
+            self.st.dirty = true;
+        }
+        if !self.idle_at_key_wait() {
+            self.last_activity = hw.now;
+        } else if hw.now.saturating_sub(self.last_activity) >= power::APD_T {
+            self.power_down(hw);
+            self.next_scan = hw.now + SCAN_PERIOD;
+            return;
+        }
         if let Shell::Mode(_) = self.shell {
             // The MODE cursor's blink.
             self.indicator = (self.indicator + 1) % 100;
             if self.indicator == 0 || self.indicator == 50 {
                 self.st.dirty = true;
             }
+        }
+        // A change made by the clock (the MODE cursor's blink, the contrast digit going away)
+        // shows now; a running program pushes its own changes between statements.
+        let program_running =
+            self.shell == Shell::Running && matches!(self.interp.status(), Status::Running);
+        if self.st.dirty && !program_running {
+            self.present(hw);
         }
         if self.shell == Shell::Running {
             // The indicator steps every 4 scans (25 Hz).
