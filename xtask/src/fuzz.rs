@@ -123,6 +123,13 @@ pub fn targets() -> Vec<Target> {
             max_len: 70 * 1024,
         },
         Target {
+            name: "shell_keys",
+            covers: "the built-in calculator's screens driven by arbitrary keys (every key, 2nd, ALPHA, ON, with pauses): menus, MODE, MEM (Delete, Reset), LINK, the program editor, programs; the state saved and restored on the way",
+            run: shell_keys,
+            seeds: shell_seeds,
+            max_len: 600,
+        },
+        Target {
             name: "key_scripts",
             covers: "--keys scripts: parsing and expansion, bounded repeats, waits and total steps",
             run: key_scripts,
@@ -547,6 +554,129 @@ fn link_packets(bytes: &[u8]) {
     };
     let until = calc.now() + 3_000 * MS;
     pc.run(&mut calc, until, &mut side);
+}
+
+/// Each byte a step: below 0xF0 a key (by its place in `Key::all()`) tapped for 20 ms with
+/// `byte >> 6` × 40 ms after it; F0-FB a pause of (byte & 0x0F) × 100 ms; FC ON; FD-FF a save
+/// state taken and restored into a fresh calculator. Every state taken must load, and the
+/// restored calculator must show the same glass.
+fn shell_keys(bytes: &[u8]) {
+    let keys: Vec<Key> = Key::all().collect();
+    let mut calc =
+        runtime_calc("Disp 1\nInput A\nMenu(\"M\",\"A\",A,\"B\",B\nLbl A\nLbl B\nDisp A");
+    for &b in bytes {
+        match b {
+            0xF0..=0xFB => calc.run_for(u64::from(b & 0x0F) * 100 * MS),
+            0xFC => pulse_on(&mut calc),
+            0xFD..=0xFF => {
+                let state = calc.state_bytes();
+                let mut back = Calc::new(BasicFirmware::new());
+                back.restore_bytes(Path::new("fuzz.state"), &state)
+                    .expect("a state the runtime wrote loads");
+                assert_eq!(
+                    back.lcd().to_text(),
+                    calc.lcd().to_text(),
+                    "the restored glass differs"
+                );
+                calc = back;
+            }
+            _ => {
+                let k = keys[usize::from(b) % keys.len()];
+                tap_keys(&mut calc, &[k], 20 + 40 * u64::from(b >> 6));
+            }
+        }
+    }
+}
+
+/// Key bytes for `shell_keys` (the place of each key in `Key::all()`).
+fn shell_seeds() -> Vec<Vec<u8>> {
+    let keys: Vec<Key> = Key::all().collect();
+    let at = |k: Key| keys.iter().position(|&x| x == k).unwrap_or(0) as u8;
+    let seq = |ks: &[Key]| ks.iter().map(|&k| at(k)).collect::<Vec<u8>>();
+    let (second, alpha) = (at(Key::Second), at(Key::Alpha));
+    let mut v = vec![
+        // LINK: RECEIVE, then SEND Prgm with a selection, TRANSMIT to nobody.
+        seq(&[Key::Second, Key::XTTheta, Key::Right, Key::Enter]),
+        seq(&[
+            Key::Second,
+            Key::XTTheta,
+            Key::K2,
+            Key::Enter,
+            Key::Right,
+            Key::K1,
+        ]),
+        // MODE: Fix 2, Degree; MEM: Check RAM, Delete a program, Reset.
+        seq(&[
+            Key::Mode,
+            Key::Down,
+            Key::Right,
+            Key::Right,
+            Key::Enter,
+            Key::Down,
+            Key::Right,
+            Key::Enter,
+        ]),
+        seq(&[
+            Key::Second,
+            Key::Add,
+            Key::K2,
+            Key::K6,
+            Key::Enter,
+            Key::Second,
+            Key::Add,
+            Key::K3,
+            Key::K2,
+        ]),
+        // The editor: NEW, a name, Disp from I/O, QUIT; EDIT, overwrite, insert.
+        seq(&[
+            Key::Prgm,
+            Key::Left,
+            Key::Enter,
+            Key::Pow,
+            Key::Enter,
+            Key::Prgm,
+            Key::Right,
+            Key::K3,
+            Key::K5,
+            Key::Second,
+            Key::Mode,
+        ]),
+        seq(&[
+            Key::Prgm,
+            Key::Right,
+            Key::K1,
+            Key::Right,
+            Key::K9,
+            Key::Second,
+            Key::Del,
+            Key::K8,
+            Key::Down,
+            Key::Del,
+        ]),
+        // The token menus; a program run into Input with a menu open.
+        seq(&[
+            Key::Math,
+            Key::Right,
+            Key::K4,
+            Key::Second,
+            Key::Math,
+            Key::Right,
+            Key::K4,
+            Key::Enter,
+        ]),
+        seq(&[Key::Prgm, Key::Enter, Key::Enter]),
+    ];
+    v[7].extend([
+        0xF5,
+        at(Key::Enter),
+        at(Key::Math),
+        0xFD,
+        at(Key::K6),
+        alpha,
+        second,
+        0xFC,
+    ]);
+    v
 }
 
 fn key_scripts(bytes: &[u8]) {
