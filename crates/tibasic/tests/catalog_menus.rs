@@ -208,3 +208,25 @@ fn a_menu_types_into_a_programs_input() {
     let g = glass(&calc);
     assert!(g.iter().any(|l| l.trim() == "14"), "{g:?}");
 }
+
+#[test]
+fn the_draw_menu_types_drawing_commands() {
+    let mut calc = fresh();
+    keys(&mut calc, &[Key::Second, Key::Prgm]);
+    let g = glass(&calc);
+    assert_eq!(g[0], "DRAW POINTS STO");
+    assert_eq!(
+        &g[1..5],
+        ["1:ClrDraw", "2:Line(", "3:Horizontal", "4:Vertical"]
+    );
+    keys(&mut calc, &[Key::Right]);
+    assert_eq!(&glass(&calc)[1..3], ["1:Pt-On(", "2:Pt-Off("]);
+    keys(&mut calc, &[Key::Right]);
+    assert_eq!(
+        &glass(&calc)[1..5],
+        ["1:StorePic", "2:RecallPic", "3:StoreGDB", "4:RecallGDB"]
+    );
+    // ◄ ◄ back to DRAW, 1: ClrDraw typed on the entry line.
+    keys(&mut calc, &[Key::Left, Key::Left, Key::K1]);
+    assert_eq!(glass(&calc)[0], "ClrDraw");
+}

@@ -4,7 +4,7 @@ use super::*;
 
 impl BasicFirmware {
     /// The menu a key opens from a line being edited, if any: MATH, 2nd TEST, 2nd ANGLE,
-    /// MATRX, 2nd LIST (index into `shell::catalog::CATALOGS`).
+    /// MATRX, 2nd LIST, 2nd DRAW (index into `shell::catalog::CATALOGS`).
     pub(super) fn catalog_key(shift: Shift, k: Key) -> Option<usize> {
         match (shift, k) {
             (Shift::None, Key::Math) => Some(0),
@@ -12,6 +12,7 @@ impl BasicFirmware {
             (Shift::Second, Key::Matrx) => Some(2),
             (Shift::None, Key::Matrx) => Some(3),
             (Shift::Second, Key::Stat) => Some(4),
+            (Shift::Second, Key::Prgm) => Some(6),
             _ => None,
         }
     }

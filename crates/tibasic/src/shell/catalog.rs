@@ -166,8 +166,42 @@ pub const PRGM: Catalog = Catalog {
     ],
 };
 
+/// DRAW (2nd DRAW, above PRGM): drawing, points, and storing pictures and graph databases.
+pub const DRAW: Catalog = Catalog {
+    name: "DRAW",
+    tabs: &[
+        (
+            "DRAW",
+            &[
+                &[0x85],
+                &[0x9C],
+                &[0xA6],
+                &[0x9D],
+                &[0xA4],
+                &[0xA9],
+                &[0xA8],
+                &[0xA5],
+                &[0x93],
+            ],
+        ),
+        (
+            "POINTS",
+            &[
+                &[0x9E],
+                &[0x9F],
+                &[0xA0],
+                &[0xA1],
+                &[0xA2],
+                &[0xA3],
+                &[0x13],
+            ],
+        ),
+        ("STO", &[&[0x98], &[0x99], &[0x9A], &[0x9B]]),
+    ],
+};
+
 /// Every menu, for the key that opens it.
-pub const CATALOGS: [&Catalog; 6] = [&MATH, &TEST, &ANGLE, &MATRX, &LIST, &PRGM];
+pub const CATALOGS: [&Catalog; 7] = [&MATH, &TEST, &ANGLE, &MATRX, &LIST, &PRGM, &DRAW];
 
 /// Where a menu was opened from, so choosing an item types into that line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
