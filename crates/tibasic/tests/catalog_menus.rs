@@ -33,6 +33,17 @@ fn every_item_is_a_known_token_with_a_glyph_for_each_character() {
             for t in *items {
                 let text = label(t);
                 assert!(!text.is_empty(), "{} {tab}: {t:02X?}", c.name);
+                if let tibasic::shell::catalog::Item::Token(bytes) = t {
+                    // One token of the table, exactly.
+                    let spelled =
+                        tifiles::tokens::detokenize(bytes, tifiles::tokens::Spelling::Display);
+                    assert_eq!(
+                        tifiles::tokenize_source(&spelled).ok().as_deref(),
+                        Some(*bytes),
+                        "{} {tab}: {spelled:?}",
+                        c.name
+                    );
+                }
                 assert!(
                     tibasic::font::encode(&text).is_ok(),
                     "{} {tab}: {text:?} cannot be drawn",
@@ -229,4 +240,46 @@ fn the_draw_menu_types_drawing_commands() {
     // ◄ ◄ back to DRAW, 1: ClrDraw typed on the entry line.
     keys(&mut calc, &[Key::Left, Key::Left, Key::K1]);
     assert_eq!(glass(&calc)[0], "ClrDraw");
+}
+
+#[test]
+fn vars_opens_its_submenus_and_types_their_variables() {
+    let mut calc = fresh();
+    keys(&mut calc, &[Key::Vars]);
+    let g = glass(&calc);
+    assert_eq!(g[0], "VARS");
+    assert_eq!(
+        &g[1..7],
+        [
+            "1:Window…",
+            "2:Zoom…",
+            "3:GDB…",
+            "4:Picture…",
+            "5:Statistics…",
+            "6:Table…"
+        ]
+    );
+    keys(&mut calc, &[Key::K1]);
+    let g = glass(&calc);
+    assert_eq!(g[0], "X/Y T/θ U/V");
+    assert_eq!(&g[1..4], ["1:Xmin", "2:Xmax", "3:Xscl"]);
+    // Xmin ENTER: the standard window's ⁻10.
+    keys(&mut calc, &[Key::K1, Key::Enter]);
+    let g = glass(&calc);
+    assert_eq!(g[0], "Xmin");
+    assert_eq!(g[1].trim(), "⁻10");
+    // 2nd Y-VARS 4 (On/Off…) 1: FnOn typed.
+    keys(&mut calc, &[Key::Second, Key::Vars]);
+    assert_eq!(
+        &glass(&calc)[..5],
+        [
+            "Y-VARS",
+            "1:Function…",
+            "2:Parametric…",
+            "3:Polar…",
+            "4:On/Off…"
+        ]
+    );
+    keys(&mut calc, &[Key::K4, Key::K1]);
+    assert_eq!(glass(&calc)[2], "FnOn");
 }

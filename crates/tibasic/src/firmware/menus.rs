@@ -4,7 +4,7 @@ use super::*;
 
 impl BasicFirmware {
     /// The menu a key opens from a line being edited, if any: MATH, 2nd TEST, 2nd ANGLE,
-    /// MATRX, 2nd LIST, 2nd DRAW (index into `shell::catalog::CATALOGS`).
+    /// MATRX, 2nd LIST, 2nd DRAW, VARS, 2nd Y-VARS (index into `shell::catalog::CATALOGS`).
     pub(super) fn catalog_key(shift: Shift, k: Key) -> Option<usize> {
         match (shift, k) {
             (Shift::None, Key::Math) => Some(0),
@@ -13,6 +13,8 @@ impl BasicFirmware {
             (Shift::None, Key::Matrx) => Some(3),
             (Shift::Second, Key::Stat) => Some(4),
             (Shift::Second, Key::Prgm) => Some(6),
+            (Shift::None, Key::Vars) => Some(7),
+            (Shift::Second, Key::Vars) => Some(8),
             _ => None,
         }
     }

@@ -1,5 +1,6 @@
-//! The keypad's menus that type tokens: MATH, TEST, ANGLE, MATRX and LIST. Each is data: its
-//! tabs, and per tab the tokens its items type, in order; an item's text is its token's
+//! The keypad's menus that type tokens: MATH, TEST, ANGLE, MATRX, LIST, DRAW, VARS and
+//! Y-VARS (whose items open submenus), and PRGM's CTL and I/O in the editor. Each is data:
+//! its tabs, and per tab the tokens its items type, in order; an item's text is its token's
 //! spelling on the calculator. Choosing an item types the token into the line being edited
 //! (the home screen's entry, or a program's `Input`). Sources and what is uncertain:
 //! `docs/calculator.md`, "Menus that type tokens".
@@ -10,10 +11,19 @@ use tifiles::tokens::{detokenize, Spelling};
 use crate::font;
 use crate::screen::SCREEN_BYTES;
 
-/// A menu: its tabs, each a title and the tokens of its items.
+/// A menu item: a token it types, or another menu it opens (VARS' `Window…`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Item {
+    Token(&'static [u8]),
+    Menu(&'static str, usize),
+}
+
+use Item::Token as T;
+
+/// A menu: its tabs, each a title and its items.
 pub struct Catalog {
     pub name: &'static str,
-    pub tabs: &'static [(&'static str, &'static [&'static [u8]])],
+    pub tabs: &'static [(&'static str, &'static [Item])],
 }
 
 /// MATH (the MATH key).
@@ -23,27 +33,41 @@ pub const MATH: Catalog = Catalog {
         (
             "MATH",
             &[
-                &[0x03],
-                &[0x02],
-                &[0x0F],
-                &[0xBD],
-                &[0xF1],
-                &[0x27],
-                &[0x28],
-                &[0x25],
-                &[0x24],
-                &[0x22],
+                T(&[0x03]),
+                T(&[0x02]),
+                T(&[0x0F]),
+                T(&[0xBD]),
+                T(&[0xF1]),
+                T(&[0x27]),
+                T(&[0x28]),
+                T(&[0x25]),
+                T(&[0x24]),
+                T(&[0x22]),
             ],
         ),
         (
             "NUM",
-            &[&[0x12], &[0xB9], &[0xBA], &[0xB1], &[0x1A], &[0x19]],
+            &[
+                T(&[0x12]),
+                T(&[0xB9]),
+                T(&[0xBA]),
+                T(&[0xB1]),
+                T(&[0x1A]),
+                T(&[0x19]),
+            ],
         ),
         (
             "HYP",
-            &[&[0xC8], &[0xCA], &[0xCC], &[0xC9], &[0xCB], &[0xCD]],
+            &[
+                T(&[0xC8]),
+                T(&[0xCA]),
+                T(&[0xCC]),
+                T(&[0xC9]),
+                T(&[0xCB]),
+                T(&[0xCD]),
+            ],
         ),
-        ("PRB", &[&[0xAB], &[0x94], &[0x95], &[0x2D]]),
+        ("PRB", &[T(&[0xAB]), T(&[0x94]), T(&[0x95]), T(&[0x2D])]),
     ],
 };
 
@@ -53,9 +77,16 @@ pub const TEST: Catalog = Catalog {
     tabs: &[
         (
             "TEST",
-            &[&[0x6A], &[0x6F], &[0x6C], &[0x6E], &[0x6B], &[0x6D]],
+            &[
+                T(&[0x6A]),
+                T(&[0x6F]),
+                T(&[0x6C]),
+                T(&[0x6E]),
+                T(&[0x6B]),
+                T(&[0x6D]),
+            ],
         ),
-        ("LOGIC", &[&[0x40], &[0x3C], &[0x3D], &[0xB8]]),
+        ("LOGIC", &[T(&[0x40]), T(&[0x3C]), T(&[0x3D]), T(&[0xB8])]),
     ],
 };
 
@@ -65,14 +96,14 @@ pub const ANGLE: Catalog = Catalog {
     tabs: &[(
         "ANGLE",
         &[
-            &[0x0B],
-            &[0xAE],
-            &[0x0A],
-            &[0x01],
-            &[0x1B],
-            &[0x1C],
-            &[0x1D],
-            &[0x1E],
+            T(&[0x0B]),
+            T(&[0xAE]),
+            T(&[0x0A]),
+            T(&[0x01]),
+            T(&[0x1B]),
+            T(&[0x1C]),
+            T(&[0x1D]),
+            T(&[0x1E]),
         ],
     )],
 };
@@ -84,27 +115,27 @@ pub const MATRX: Catalog = Catalog {
         (
             "NAMES",
             &[
-                &[0x5C, 0x00],
-                &[0x5C, 0x01],
-                &[0x5C, 0x02],
-                &[0x5C, 0x03],
-                &[0x5C, 0x04],
+                T(&[0x5C, 0x00]),
+                T(&[0x5C, 0x01]),
+                T(&[0x5C, 0x02]),
+                T(&[0x5C, 0x03]),
+                T(&[0x5C, 0x04]),
             ],
         ),
         (
             "MATH",
             &[
-                &[0xB3],
-                &[0x0E],
-                &[0xB5],
-                &[0xE2],
-                &[0xB4],
-                &[0x20],
-                &[0x14],
-                &[0x15],
-                &[0x16],
-                &[0x17],
-                &[0x18],
+                T(&[0xB3]),
+                T(&[0x0E]),
+                T(&[0xB5]),
+                T(&[0xE2]),
+                T(&[0xB4]),
+                T(&[0x20]),
+                T(&[0x14]),
+                T(&[0x15]),
+                T(&[0x16]),
+                T(&[0x17]),
+                T(&[0x18]),
             ],
         ),
     ],
@@ -114,10 +145,20 @@ pub const MATRX: Catalog = Catalog {
 pub const LIST: Catalog = Catalog {
     name: "LIST",
     tabs: &[
-        ("OPS", &[&[0xE3], &[0xE4], &[0xB5], &[0xE2], &[0x23]]),
+        (
+            "OPS",
+            &[T(&[0xE3]), T(&[0xE4]), T(&[0xB5]), T(&[0xE2]), T(&[0x23])],
+        ),
         (
             "MATH",
-            &[&[0x1A], &[0x19], &[0x21], &[0x1F], &[0xB6], &[0xB7]],
+            &[
+                T(&[0x1A]),
+                T(&[0x19]),
+                T(&[0x21]),
+                T(&[0x1F]),
+                T(&[0xB6]),
+                T(&[0xB7]),
+            ],
         ),
     ],
 };
@@ -129,38 +170,38 @@ pub const PRGM: Catalog = Catalog {
         (
             "CTL",
             &[
-                &[0xCE],
-                &[0xCF],
-                &[0xD0],
-                &[0xD3],
-                &[0xD1],
-                &[0xD2],
-                &[0xD4],
-                &[0xD8],
-                &[0xD6],
-                &[0xD7],
-                &[0xDA],
-                &[0xDB],
-                &[0xE6],
-                &[0x5F],
-                &[0xD5],
-                &[0xD9],
+                T(&[0xCE]),
+                T(&[0xCF]),
+                T(&[0xD0]),
+                T(&[0xD3]),
+                T(&[0xD1]),
+                T(&[0xD2]),
+                T(&[0xD4]),
+                T(&[0xD8]),
+                T(&[0xD6]),
+                T(&[0xD7]),
+                T(&[0xDA]),
+                T(&[0xDB]),
+                T(&[0xE6]),
+                T(&[0x5F]),
+                T(&[0xD5]),
+                T(&[0xD9]),
             ],
         ),
         (
             "I/O",
             &[
-                &[0xDC],
-                &[0xDD],
-                &[0xDE],
-                &[0xDF],
-                &[0xE5],
-                &[0xE0],
-                &[0xAD],
-                &[0xE1],
-                &[0xFB],
-                &[0xE8],
-                &[0xE7],
+                T(&[0xDC]),
+                T(&[0xDD]),
+                T(&[0xDE]),
+                T(&[0xDF]),
+                T(&[0xE5]),
+                T(&[0xE0]),
+                T(&[0xAD]),
+                T(&[0xE1]),
+                T(&[0xFB]),
+                T(&[0xE8]),
+                T(&[0xE7]),
             ],
         ),
     ],
@@ -173,35 +214,172 @@ pub const DRAW: Catalog = Catalog {
         (
             "DRAW",
             &[
-                &[0x85],
-                &[0x9C],
-                &[0xA6],
-                &[0x9D],
-                &[0xA4],
-                &[0xA9],
-                &[0xA8],
-                &[0xA5],
-                &[0x93],
+                T(&[0x85]),
+                T(&[0x9C]),
+                T(&[0xA6]),
+                T(&[0x9D]),
+                T(&[0xA4]),
+                T(&[0xA9]),
+                T(&[0xA8]),
+                T(&[0xA5]),
+                T(&[0x93]),
             ],
         ),
         (
             "POINTS",
             &[
-                &[0x9E],
-                &[0x9F],
-                &[0xA0],
-                &[0xA1],
-                &[0xA2],
-                &[0xA3],
-                &[0x13],
+                T(&[0x9E]),
+                T(&[0x9F]),
+                T(&[0xA0]),
+                T(&[0xA1]),
+                T(&[0xA2]),
+                T(&[0xA3]),
+                T(&[0x13]),
             ],
         ),
-        ("STO", &[&[0x98], &[0x99], &[0x9A], &[0x9B]]),
+        ("STO", &[T(&[0x98]), T(&[0x99]), T(&[0x9A]), T(&[0x9B])]),
     ],
 };
 
-/// Every menu, for the key that opens it.
-pub const CATALOGS: [&Catalog; 7] = [&MATH, &TEST, &ANGLE, &MATRX, &LIST, &PRGM, &DRAW];
+/// VARS: the variables of the graph window, zoom memory, pictures, graph databases,
+/// statistics and table, each a submenu.
+pub const VARS: Catalog = Catalog {
+    name: "VARS",
+    tabs: &[(
+        "VARS",
+        &[
+            Item::Menu("Window…", 9),
+            Item::Menu("Zoom…", 10),
+            Item::Menu("GDB…", 11),
+            Item::Menu("Picture…", 12),
+            Item::Menu("Statistics…", 13),
+            Item::Menu("Table…", 14),
+        ],
+    )],
+};
+
+/// Y-VARS (2nd VARS): the equation variables by graphing mode, and FnOn/FnOff.
+pub const Y_VARS: Catalog = Catalog {
+    name: "Y-VARS",
+    tabs: &[(
+        "Y-VARS",
+        &[
+            Item::Menu("Function…", 15),
+            Item::Menu("Parametric…", 16),
+            Item::Menu("Polar…", 17),
+            Item::Menu("On/Off…", 18),
+        ],
+    )],
+};
+
+const fn pair(a: u8, b: u8) -> [u8; 2] {
+    [a, b]
+}
+
+macro_rules! toks {
+    ($prefix:expr; $($b:expr),* $(,)?) => {
+        &[$(Item::Token(&pair($prefix, $b))),*]
+    };
+}
+
+pub const VARS_WINDOW: Catalog = Catalog {
+    name: "VARS Window",
+    tabs: &[
+        (
+            "X/Y",
+            toks![0x63; 0x0A, 0x0B, 0x02, 0x0C, 0x0D, 0x03, 0x26, 0x27, 0x28, 0x29],
+        ),
+        ("T/θ", toks![0x63; 0x0E, 0x0F, 0x22, 0x10, 0x11, 0x23]),
+        ("U/V", toks![0x63; 0x04, 0x05, 0x1F, 0x1B, 0x1D]),
+    ],
+};
+
+pub const VARS_ZOOM: Catalog = Catalog {
+    name: "VARS Zoom",
+    tabs: &[
+        ("ZX/ZY", toks![0x63; 0x12, 0x13, 0x00, 0x14, 0x15, 0x01]),
+        ("ZT/Zθ", toks![0x63; 0x18, 0x19, 0x24, 0x16, 0x17, 0x25]),
+        ("ZU", toks![0x63; 0x08, 0x09, 0x20, 0x1C, 0x1E]),
+    ],
+};
+
+pub const VARS_GDB: Catalog = Catalog {
+    name: "VARS GDB",
+    tabs: &[("GDB", toks![0x61; 0, 1, 2, 3, 4, 5])],
+};
+
+pub const VARS_PICTURE: Catalog = Catalog {
+    name: "VARS Picture",
+    tabs: &[("PICTURE", toks![0x60; 0, 1, 2, 3, 4, 5])],
+};
+
+pub const VARS_STATISTICS: Catalog = Catalog {
+    name: "VARS Statistics",
+    tabs: &[
+        (
+            "X/Y",
+            toks![0x62; 0x02, 0x03, 0x06, 0x07, 0x0C, 0x0F, 0x10, 0x08, 0x09, 0x0A, 0x0B],
+        ),
+        ("Σ", toks![0x62; 0x04, 0x05, 0x0D, 0x0E, 0x11]),
+        ("EQ", toks![0x62; 0x01, 0x16, 0x17, 0x18, 0x19, 0x1A, 0x12]),
+        ("BOX", toks![0x62; 0x13, 0x14, 0x15]),
+        ("PTS", toks![0x62; 0x1B, 0x1E, 0x1C, 0x1F, 0x1D, 0x20]),
+    ],
+};
+
+pub const VARS_TABLE: Catalog = Catalog {
+    name: "VARS Table",
+    tabs: &[("TABLE", toks![0x63; 0x1A, 0x21, 0x2A])],
+};
+
+pub const Y_FUNCTION: Catalog = Catalog {
+    name: "Y-VARS Function",
+    tabs: &[(
+        "FUNCTION",
+        toks![0x5E; 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19],
+    )],
+};
+
+pub const Y_PARAMETRIC: Catalog = Catalog {
+    name: "Y-VARS Parametric",
+    tabs: &[(
+        "PARAMETRIC",
+        toks![0x5E; 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B],
+    )],
+};
+
+pub const Y_POLAR: Catalog = Catalog {
+    name: "Y-VARS Polar",
+    tabs: &[("POLAR", toks![0x5E; 0x40, 0x41, 0x42, 0x43, 0x44, 0x45])],
+};
+
+pub const Y_ON_OFF: Catalog = Catalog {
+    name: "Y-VARS On/Off",
+    tabs: &[("ON/OFF", &[T(&[0x96]), T(&[0x97])])],
+};
+
+/// Every menu, for the key that opens it (and, from 9 on, the submenus of VARS and Y-VARS).
+pub const CATALOGS: [&Catalog; 19] = [
+    &MATH,
+    &TEST,
+    &ANGLE,
+    &MATRX,
+    &LIST,
+    &PRGM,
+    &DRAW,
+    &VARS,
+    &Y_VARS,
+    &VARS_WINDOW,
+    &VARS_ZOOM,
+    &VARS_GDB,
+    &VARS_PICTURE,
+    &VARS_STATISTICS,
+    &VARS_TABLE,
+    &Y_FUNCTION,
+    &Y_PARAMETRIC,
+    &Y_POLAR,
+    &Y_ON_OFF,
+];
 
 /// Where a menu was opened from, so choosing an item types into that line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -213,9 +391,13 @@ pub enum CatalogFrom {
 }
 
 /// An item's text: its token as the calculator spells it, without the spaces some tokens
-/// carry (` and `, `int `).
-pub fn label(token: &[u8]) -> String {
-    detokenize(token, Spelling::Display).trim().to_string()
+/// carry (` and `, `int `), or the submenu's title.
+pub fn label(item: &Item) -> String {
+    match item {
+        // (The TI-82's character set has no subscript n: `Uₙ` shows as `Un` here [I].)
+        Item::Token(t) => detokenize(t, Spelling::Display).trim().replace('ₙ', "n"),
+        Item::Menu(title, _) => title.to_string(),
+    }
 }
 
 /// Where the user is in a menu.
@@ -280,15 +462,26 @@ impl CatalogCursor {
             }
             Key::Up => self.sel = (self.sel + n - 1) % n,
             Key::Down => self.sel = (self.sel + 1) % n,
-            Key::Enter => return CatalogAction::Type(items[self.sel]),
+            Key::Enter => return self.choose(items[self.sel]),
             Key::Clear => return CatalogAction::Close,
             _ => {
                 if let Some(i) = item_key(k).filter(|&i| i < n) {
-                    return CatalogAction::Type(items[i]);
+                    return self.choose(items[i]);
                 }
             }
         }
         CatalogAction::None
+    }
+
+    /// An item chosen: its token typed, or its submenu opened.
+    fn choose(&mut self, item: Item) -> CatalogAction {
+        match item {
+            Item::Token(t) => CatalogAction::Type(t),
+            Item::Menu(_, menu) => {
+                *self = CatalogCursor::open(menu);
+                CatalogAction::None
+            }
+        }
     }
 
     /// The tab titles on the top line (the open one inverted), the items below, `N:TEXT`
@@ -303,12 +496,12 @@ impl CatalogCursor {
         }
         let items = tabs[self.tab].1;
         let top = (self.sel + 1).saturating_sub(7);
-        for (i, token) in items.iter().enumerate().skip(top).take(7) {
+        for (i, item) in items.iter().enumerate().skip(top).take(7) {
             let row = (i - top + 1) * 8;
             let mark = crate::firmware::menu_label(i).unwrap_or(b' ');
             font::draw_large_with(img, row, 0, &[mark], i == self.sel);
             font::draw_large(img, row, 6, b":");
-            let text = font::encode(&label(token)).unwrap_or_default();
+            let text = font::encode(&label(item)).unwrap_or_default();
             font::draw_large(img, row, 12, &text[..text.len().min(14)]);
         }
     }
