@@ -46,10 +46,35 @@ pub fn have_display() -> bool {
 }
 
 /// The host's scale factor for the window (HiDPI screens): `GDK_SCALE` when it is a whole
-/// number from 1 to 4, as GNOME and other desktops publish it to X11 programs; else 1.
-/// minifb has no DPI query of its own, so this is the one hint there is.
+/// number from 1 to 4, as GNOME and other desktops publish it to X11 programs; else, on X11,
+/// the desktop's `Xft.dpi` resource (what KDE, Xfce and GNOME set for a HiDPI screen) over 96
+/// dots per inch, rounded, read with `xrdb -query`; else 1. minifb has no DPI query of its
+/// own; on Windows and macOS the system scales its windows itself.
 pub fn host_scale_factor() -> u32 {
-    host_scale_from(std::env::var("GDK_SCALE").ok().as_deref())
+    if let Ok(v) = std::env::var("GDK_SCALE") {
+        return host_scale_from(Some(&v));
+    }
+    if cfg!(any(target_os = "windows", target_os = "macos")) || !have_display() {
+        return 1;
+    }
+    std::process::Command::new("xrdb")
+        .arg("-query")
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| scale_from_xresources(&String::from_utf8_lossy(&o.stdout)))
+        .unwrap_or(1)
+}
+
+/// The scale factor an X resource listing (`xrdb -query`) asks for: `Xft.dpi` over 96,
+/// rounded, 1 to 4; `None` without the resource.
+pub fn scale_from_xresources(listing: &str) -> Option<u32> {
+    let dpi: f64 = listing.lines().find_map(|l| {
+        let (key, value) = l.split_once(':')?;
+        (key.trim() == "Xft.dpi").then(|| value.trim().parse().ok())?
+    })?;
+    (dpi.is_finite() && dpi > 0.0).then(|| ((dpi / 96.0).round() as u32).clamp(1, 4))
 }
 
 /// [`host_scale_factor`] for a given `GDK_SCALE` value.

@@ -87,6 +87,17 @@ fn window_size_at_scales_1_to_4() {
     assert_eq!(ti82::host_scale_from(Some("x")), 1);
     assert_eq!(ti82::host_scale_from(Some("9")), 1);
     assert_eq!(ti82::host_scale_from(None), 1);
+    // Without GDK_SCALE, the X resource Xft.dpi over 96 (KDE and Xfce set 192 on a HiDPI
+    // screen, 144 for one and a half).
+    let x = |s: &str| ti82::scale_from_xresources(s);
+    assert_eq!(x("Xft.antialias:\t1\nXft.dpi:\t192\n"), Some(2));
+    assert_eq!(x("Xft.dpi: 96"), Some(1));
+    assert_eq!(x("Xft.dpi:\t144"), Some(2));
+    assert_eq!(x("Xft.dpi:\t120"), Some(1));
+    assert_eq!(x("Xft.dpi:\t1000"), Some(4));
+    assert_eq!(x("Xft.dpi:\tNaN"), None);
+    assert_eq!(x("Xft.dpi:\t-3"), None);
+    assert_eq!(x("*background: black"), None);
     assert_eq!(ti82::default_window_scale(1), ti82::WINDOW_SCALE);
     assert_eq!(ti82::default_window_scale(2), 2 * ti82::WINDOW_SCALE);
 }
