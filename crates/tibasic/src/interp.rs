@@ -72,6 +72,8 @@ pub enum Wait {
     Get(Target),
     /// `Send(`: the firmware pushes the named variable with RTS (spec 1.7.7).
     Send(Target),
+    /// `PrintScreen`: the firmware pushes the display as a screen variable (spec 1.7.5).
+    PrintScreen,
 }
 
 /// How a program run ended, or where it stands.
@@ -509,6 +511,13 @@ impl Interp {
                     self.wait(Wait::Send(t));
                     return Ok(());
                 }
+                if *tok == crate::token::PRINT_SCREEN {
+                    if !args.is_empty() {
+                        return Err(ErrorKind::Argument);
+                    }
+                    self.wait(Wait::PrintScreen);
+                    return Ok(());
+                }
                 match sys.command(*tok, *tok2, vals)? {
                     Step::Continue => self.advance(),
                     Step::Wait(w) => self.wait(w),
@@ -904,6 +913,7 @@ fn put_wait(w: &mut StateWriter, wait: &Wait) {
             w.u8(5);
             put_target(w, t);
         }
+        Wait::PrintScreen => w.u8(6),
     }
 }
 
@@ -942,6 +952,7 @@ fn get_wait(r: &mut StateReader) -> Result<Wait, StateError> {
         }
         4 => Wait::Get(get_target(r)?),
         5 => Wait::Send(get_target(r)?),
+        6 => Wait::PrintScreen,
         _ => return Err(StateError::Corrupt("wait tag")),
     })
 }

@@ -433,3 +433,58 @@ fn a_get_being_served_at_pause_finishes_when_enter_resumes_a_busy_program() {
         fw.status()
     );
 }
+
+/// `PrintScreen` pushes the display to a receiver (spec 1.7.5: VAR of type 0Eh with 768
+/// bytes and a name of zeros, ACK, CTS, ACK, DATA, ACK; no EOT); with nobody to take it the
+/// program stops with the link error.
+#[test]
+fn print_screen_pushes_the_display() {
+    let src = "ClrHome\nOutput(1,1,\"PRINT ME\")\nPause\nPrintScreen\nDisp 5";
+    let mut calc = calc_with(&[("SHOT", src)]);
+    start_alone(&mut calc, "SHOT");
+    let shown = calc.lcd();
+    let mut pc = tilink::VirtualCable::attach(&mut calc, LATENCY);
+    pc.port().enable_log();
+    let mut recv = tilink::ReceiveVars::new(tilink::MID_CBL, tilink::Timing::default());
+    let mut got = None;
+    let mut side = |ep: &mut tilink::TimedPort| match recv.poll(ep) {
+        tilink::Progress::Pending(w) => w,
+        tilink::Progress::Done(r) => {
+            got.get_or_insert(r);
+            tilink::Wake::NEVER
+        }
+    };
+    with_computer(&mut calc, &mut pc, &mut side, &[(Some(Key::Enter), 1_500)]);
+    pc.detach(&mut calc);
+    // The receiver waits for a next header or EOT that never comes: its variables so far.
+    let vars = got
+        .map(|r| r.map(|r| r.vars).unwrap_or_default())
+        .unwrap_or_else(|| recv.received().vars.clone());
+    assert_eq!(vars.len(), 1);
+    let v = &vars[0];
+    assert_eq!(v.var_type(), tifiles::var::VarType::Screen);
+    let bits = v.data.to_bytes();
+    assert_eq!(bits.len(), 768);
+    // The bits are the glass as it was (12 bytes a row, leftmost pixel in bit 7, 1 dark),
+    // the run indicator's corner left out of the comparison.
+    for y in 0..64 {
+        for x in 0..88 {
+            let dark = bits[y * 12 + x / 8] & (0x80 >> (x % 8)) != 0;
+            assert_eq!(dark, shown.pixel(x, y), "pixel {x},{y}");
+        }
+    }
+    assert_eq!(commands(&calc), ["VAR", "ACK", "CTS", "ACK", "DATA", "ACK"]);
+    assert!(
+        text(&calc).iter().any(|l| l.ends_with('5')),
+        "{:?}",
+        text(&calc)
+    );
+
+    // Nobody on the cable: ERR:TRANSMISSION.
+    let mut calc = calc_with(&[("SHOT", "PrintScreen\nDisp 5")]);
+    start_alone(&mut calc, "SHOT");
+    calc.run_for(3_000 * MS);
+    let screen = calc.lcd();
+    let g = tibasic::glass::read(|x, y| screen.pixel(x, y));
+    assert_eq!(g[0].trim_end(), "ERR:TRANSMISSION", "{g:?}");
+}

@@ -35,7 +35,7 @@ impl BasicFirmware {
                 self.st.dirty = true;
             }
             Wait::Input(items) => self.key_input(hw, k, &items),
-            Wait::Get(_) | Wait::Send(_) => {}
+            Wait::Get(_) | Wait::Send(_) | Wait::PrintScreen => {}
         }
     }
 
@@ -228,6 +228,20 @@ impl BasicFirmware {
                         }
                         Err(kind) => self.interp.raise(kind),
                     }
+                }
+            }
+            Wait::PrintScreen => {
+                if self.sender.is_none() {
+                    // The display as it is (spec 1.7.5: VAR of type 0Eh, 768 bytes, name all
+                    // zeros; ACK, CTS, ACK, DATA, ACK; no EOT).
+                    let item = tilink::Outgoing::screen(&self.pushed);
+                    self.sender = Some(tilink::SendVars::items(
+                        tilink::MID_TI82,
+                        tilink::Timing::default(),
+                        vec![item],
+                        false,
+                    ));
+                    self.link_wake = hw.now;
                 }
             }
             Wait::Menu { .. } | Wait::Pause => {}
