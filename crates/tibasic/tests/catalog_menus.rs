@@ -2,23 +2,12 @@
 //! and from a program's `Input`: their tabs and items on the glass, scrolling, choosing by
 //! number and by ENTER, and the typed entry computing as the calculator does.
 
+mod common;
+use common::*;
+
 use ti82_machine::{Calc, Key};
-use tibasic::firmware::{calc_with_sources, start_program, tap};
+use tibasic::firmware::{calc_with_sources, start_program};
 use tibasic::shell::catalog::{label, CATALOGS};
-
-fn glass(calc: &Calc) -> Vec<String> {
-    let screen = calc.lcd();
-    tibasic::glass::read(|x, y| screen.pixel(x, y))
-        .into_iter()
-        .map(|l| l.trim_end().to_string())
-        .collect()
-}
-
-fn keys(calc: &mut Calc, ks: &[Key]) {
-    for &k in ks {
-        tap(calc, k);
-    }
-}
 
 fn fresh() -> Calc {
     let mut calc = calc_with_sources(&[("ASK", "Input A\nDisp A*2")]).unwrap();

@@ -3,23 +3,12 @@
 //! running it from PRGM EXEC, an error, `1:Goto` into the editor at the failing statement,
 //! fixing it, running again; overwrite and insert; a save state taken in the editor.
 
+mod common;
+use common::*;
+
 use ti82_machine::{Calc, Key};
-use tibasic::firmware::{calc_with_sources, start_program, tap};
+use tibasic::firmware::{calc_with_sources, start_program};
 use tifiles::var::{VarName, VarType};
-
-fn glass(calc: &Calc) -> Vec<String> {
-    let screen = calc.lcd();
-    tibasic::glass::read(|x, y| screen.pixel(x, y))
-        .into_iter()
-        .map(|l| l.trim_end().to_string())
-        .collect()
-}
-
-fn keys(calc: &mut Calc, ks: &[Key]) {
-    for &k in ks {
-        tap(calc, k);
-    }
-}
 
 fn program(calc: &Calc, name: &str) -> Option<Vec<u8>> {
     let n = VarName::program(name).unwrap();

@@ -2,6 +2,9 @@
 //! on a wire-exact cable, and a computer on the other end. The packet flow is spec 1.7.1-1.7.4
 //! (`../shared/spec/ti82-software.md`); the screens' texts are in `docs/calculator.md`.
 
+mod common;
+use common::*;
+
 use ti82_machine::cable::{self, Linked};
 use ti82_machine::{Calc, Key};
 use tibasic::firmware::{calc_with_sources, program_names};
@@ -13,15 +16,6 @@ fn calc_with(programs: &[(&str, &str)]) -> Calc {
     let mut calc = calc_with_sources(programs).unwrap();
     calc.hardware_mut().link.enable_log();
     calc
-}
-
-/// The glass read back as text, one string per line, trailing blanks cut.
-fn glass(calc: &Calc) -> Vec<String> {
-    let screen = calc.lcd();
-    tibasic::glass::read(|x, y| screen.pixel(x, y))
-        .into_iter()
-        .map(|l| l.trim_end().to_string())
-        .collect()
 }
 
 /// The commands on a calculator's wire, in order.

@@ -3,23 +3,12 @@
 //! a program 2 + its tokens; a VAT entry 6 bytes, a program's 4 + its name, §7.3), Delete, and
 //! Reset with its confirmation.
 
-use ti82_machine::{Calc, Key};
-use tibasic::firmware::{calc_with_sources, program_names, start_program, tap};
+mod common;
+use common::*;
+
+use ti82_machine::Key;
+use tibasic::firmware::{calc_with_sources, program_names, start_program};
 use tifiles::var::{VarName, VarType};
-
-fn glass(calc: &Calc) -> Vec<String> {
-    let screen = calc.lcd();
-    tibasic::glass::read(|x, y| screen.pixel(x, y))
-        .into_iter()
-        .map(|l| l.trim_end().to_string())
-        .collect()
-}
-
-fn keys(calc: &mut Calc, ks: &[Key]) {
-    for &k in ks {
-        tap(calc, k);
-    }
-}
 
 const MEM: [Key; 2] = [Key::Second, Key::Add];
 

@@ -2,23 +2,12 @@
 //! changing what the home screen and programs compute and display, and programs' mode
 //! commands showing on it. Lines and order: the TI-82's (docs/calculator.md, "MODE").
 
+mod common;
+use common::*;
+
 use ti82_machine::{Calc, Key};
-use tibasic::firmware::{calc_with_sources, start_program, tap};
+use tibasic::firmware::{calc_with_sources, start_program};
 use tibasic::shell::mode::{cell, MODE_LINES};
-
-fn glass(calc: &Calc) -> Vec<String> {
-    let screen = calc.lcd();
-    tibasic::glass::read(|x, y| screen.pixel(x, y))
-        .into_iter()
-        .map(|l| l.trim_end().to_string())
-        .collect()
-}
-
-/// Whether the text cell at `row`, `cell` is in inverse video (its bottom-right pixel, blank
-/// in every glyph of the large font, is dark).
-fn inverted(calc: &Calc, row: usize, cell: usize) -> bool {
-    calc.lcd().pixel(cell * 6 + 5, row * 8 + 7)
-}
 
 /// The option of each line shown as set (inverted), skipping the line `skip` (where the
 /// cursor blinks).
@@ -40,12 +29,6 @@ fn shown_settings(calc: &Calc, skip: usize) -> Vec<Option<&'static str>> {
             Some(set[0])
         })
         .collect()
-}
-
-fn keys(calc: &mut Calc, ks: &[Key]) {
-    for &k in ks {
-        tap(calc, k);
-    }
 }
 
 #[test]

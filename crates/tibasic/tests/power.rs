@@ -3,26 +3,15 @@
 //! five idle minutes (not while a program runs), a calculator that is off not answering the
 //! link, and 2nd ▲/▼ stepping the T6A04 contrast command (spec hardware §5.3, §5.7).
 
+mod common;
+use common::*;
+
 use ti82_machine::cable;
 use ti82_machine::{Calc, Key};
-use tibasic::firmware::{calc_with_sources, read_list, start_program, tap};
+use tibasic::firmware::{calc_with_sources, read_list, start_program};
 use tibasic::real::Real;
 
 const MS: u64 = 6_000;
-
-fn glass(calc: &Calc) -> Vec<String> {
-    let screen = calc.lcd();
-    tibasic::glass::read(|x, y| screen.pixel(x, y))
-        .into_iter()
-        .map(|l| l.trim_end().to_string())
-        .collect()
-}
-
-fn keys(calc: &mut Calc, ks: &[Key]) {
-    for &k in ks {
-        tap(calc, k);
-    }
-}
 
 fn press_on(calc: &mut Calc) {
     calc.set_on(true);

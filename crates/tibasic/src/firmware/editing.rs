@@ -79,12 +79,7 @@ impl BasicFirmware {
                     from: CatalogFrom::Editor,
                 };
             }
-            (shift, k) if Self::catalog_key(shift, k).is_some() => {
-                self.shell = Shell::Catalog {
-                    cur: CatalogCursor::open(Self::catalog_key(shift, k).unwrap_or(0)),
-                    from: CatalogFrom::Editor,
-                };
-            }
+            (shift, k) if self.open_catalog(shift, k, CatalogFrom::Editor) => {}
             (shift, k)
                 if !matches!(k, Key::Enter | Key::Del | Key::Clear)
                     && key_token(shift, k).is_some() =>

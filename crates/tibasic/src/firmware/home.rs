@@ -108,14 +108,7 @@ impl BasicFirmware {
                 self.shell = Shell::ProgramMenu { sel: 0, tab: 0 };
                 self.st.dirty = true;
             }
-            (shift, k) if Self::catalog_key(shift, k).is_some() => {
-                let menu = Self::catalog_key(shift, k).unwrap_or(0);
-                self.shell = Shell::Catalog {
-                    cur: CatalogCursor::open(menu),
-                    from: CatalogFrom::Home,
-                };
-                self.st.dirty = true;
-            }
+            (shift, k) if self.open_catalog(shift, k, CatalogFrom::Home) => {}
             (Shift::Second, Key::XTTheta) => {
                 self.shell = Shell::Link(LinkScreen::new());
                 self.st.dirty = true;

@@ -19,6 +19,20 @@ impl BasicFirmware {
         }
     }
 
+    /// Opens the menu `shift`+`k` opens over the line typed from `from`; false when the key
+    /// opens none.
+    pub(super) fn open_catalog(&mut self, shift: Shift, k: Key, from: CatalogFrom) -> bool {
+        let Some(menu) = Self::catalog_key(shift, k) else {
+            return false;
+        };
+        self.shell = Shell::Catalog {
+            cur: CatalogCursor::open(menu),
+            from,
+        };
+        self.st.dirty = true;
+        true
+    }
+
     pub(super) fn key_catalog(
         &mut self,
         hw: &mut Hardware,

@@ -121,14 +121,7 @@ impl BasicFirmware {
                 self.entry.clear();
                 self.show_input(hw);
             }
-            (shift, k) if Self::catalog_key(shift, k).is_some() => {
-                let menu = Self::catalog_key(shift, k).unwrap_or(0);
-                self.shell = Shell::Catalog {
-                    cur: CatalogCursor::open(menu),
-                    from: CatalogFrom::Input,
-                };
-                self.st.dirty = true;
-            }
+            (shift, k) if self.open_catalog(shift, k, CatalogFrom::Input) => {}
             _ => {
                 if self.edit_entry(shift, k, 100) {
                     self.show_input(hw);

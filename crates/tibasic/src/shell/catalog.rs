@@ -465,7 +465,7 @@ impl CatalogCursor {
             Key::Enter => return self.choose(items[self.sel]),
             Key::Clear => return CatalogAction::Close,
             _ => {
-                if let Some(i) = item_key(k).filter(|&i| i < n) {
+                if let Some(i) = super::digit_item(k).filter(|&i| i < n) {
                     return self.choose(items[i]);
                 }
             }
@@ -494,34 +494,7 @@ impl CatalogCursor {
             font::draw_large_with(img, 0, col, &codes, i == self.tab);
             col += 6 * (codes.len() + 1);
         }
-        let items = tabs[self.tab].1;
-        let top = (self.sel + 1).saturating_sub(7);
-        for (i, item) in items.iter().enumerate().skip(top).take(7) {
-            let row = (i - top + 1) * 8;
-            let mark = crate::firmware::menu_label(i).unwrap_or(b' ');
-            font::draw_large_with(img, row, 0, &[mark], i == self.sel);
-            font::draw_large(img, row, 6, b":");
-            let text = font::encode(&label(item)).unwrap_or_default();
-            font::draw_large(img, row, 12, &text[..text.len().min(14)]);
-        }
+        let labels: Vec<String> = tabs[self.tab].1.iter().map(label).collect();
+        super::draw_items(img, &labels, self.sel, 1);
     }
-}
-
-/// The item a key picks: 1-9 the first nine, 0 the tenth (the one menu longer than that,
-/// MATRX MATH, has its 11th item, `A:`, reached with the arrows).
-fn item_key(k: Key) -> Option<usize> {
-    use Key::*;
-    Some(match k {
-        K1 => 0,
-        K2 => 1,
-        K3 => 2,
-        K4 => 3,
-        K5 => 4,
-        K6 => 5,
-        K7 => 6,
-        K8 => 7,
-        K9 => 8,
-        K0 => 9,
-        _ => return None,
-    })
 }

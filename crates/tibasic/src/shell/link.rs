@@ -9,6 +9,7 @@ use ti82_machine::state::{StateError, StateReader, StateWriter};
 use ti82_machine::Key;
 use tifiles::var::{VarName, VarType};
 
+use super::{codes, digit_char, draw_items, pick_item};
 use crate::font;
 use crate::os::string_codes;
 use crate::screen::SCREEN_BYTES;
@@ -701,65 +702,6 @@ fn program_name(entry: &[u8]) -> Option<VarName> {
         .first()
         .is_some_and(|c| c.is_ascii_uppercase() || *c == crate::token::THETA);
     (first_ok && entry.len() <= 8).then(|| VarName::from_bytes(entry))
-}
-
-/// Up/Down move `sel` (wrapping), ENTER picks it, a digit picks its item.
-fn pick_item(k: Key, sel: &mut usize, n: usize) -> Option<usize> {
-    match k {
-        Key::Up => {
-            *sel = (*sel + n - 1) % n;
-            None
-        }
-        Key::Down => {
-            *sel = (*sel + 1) % n;
-            None
-        }
-        Key::Enter => Some(*sel),
-        _ => digit_item(k).filter(|&i| i < n),
-    }
-}
-
-/// The menu item a digit key picks: 1-9 are items 0-8, 0 is item 9.
-fn digit_item(k: Key) -> Option<usize> {
-    digit_char(k).map(|c| match c - b'0' {
-        0 => 9,
-        d => usize::from(d) - 1,
-    })
-}
-
-fn digit_char(k: Key) -> Option<u8> {
-    use Key::*;
-    Some(match k {
-        K0 => b'0',
-        K1 => b'1',
-        K2 => b'2',
-        K3 => b'3',
-        K4 => b'4',
-        K5 => b'5',
-        K6 => b'6',
-        K7 => b'7',
-        K8 => b'8',
-        K9 => b'9',
-        _ => return None,
-    })
-}
-
-fn codes(s: &str) -> Vec<u8> {
-    font::encode(s).unwrap_or_else(|_| s.bytes().filter(|b| b.is_ascii()).collect())
-}
-
-/// Menu items from row `first`: `N:TEXT`, the selected item's number in inverse video; the
-/// list scrolls to keep the selected item on the screen.
-fn draw_items(img: &mut [u8; SCREEN_BYTES], items: &[&str], sel: usize, first: usize) {
-    let room = 8 - first;
-    let top = (sel + 1).saturating_sub(room);
-    for (i, text) in items.iter().enumerate().skip(top).take(room) {
-        let row = (i - top + first) * 8;
-        let label = crate::firmware::menu_label(i).unwrap_or(b' ');
-        font::draw_large_with(img, row, 0, &[label], i == sel);
-        font::draw_large(img, row, 6, b":");
-        font::draw_large(img, row, 12, &codes(text));
-    }
 }
 
 /// A variable's name from `col`, its type right-aligned on the line.

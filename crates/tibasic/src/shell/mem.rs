@@ -8,6 +8,7 @@ use ti82_machine::Key;
 use tifiles::var::{VarName, VarType};
 use tifiles::vat;
 
+use super::{codes, draw_items, pick_item};
 use crate::font;
 use crate::screen::SCREEN_BYTES;
 
@@ -127,7 +128,7 @@ impl MemScreen {
             return MemAction::None;
         }
         match self {
-            MemScreen::Menu { sel } => match pick(k, sel, MEM_ITEMS.len()) {
+            MemScreen::Menu { sel } => match pick_item(k, sel, MEM_ITEMS.len()) {
                 Some(0) => *self = MemScreen::CheckRam,
                 Some(1) => *self = MemScreen::DeleteMenu { sel: 0 },
                 Some(_) => *self = MemScreen::Reset { sel: 0 },
@@ -139,7 +140,7 @@ impl MemScreen {
                     return MemAction::Quit;
                 }
             }
-            MemScreen::DeleteMenu { sel } => match pick(k, sel, DELETE_ITEMS.len()) {
+            MemScreen::DeleteMenu { sel } => match pick_item(k, sel, DELETE_ITEMS.len()) {
                 Some(item) => *self = MemScreen::DeleteList { item, sel: 0 },
                 None if k == Key::Clear => return MemAction::Quit,
                 None => {}
@@ -164,7 +165,7 @@ impl MemScreen {
                     _ => {}
                 }
             }
-            MemScreen::Reset { sel } => match pick(k, sel, RESET_ITEMS.len()) {
+            MemScreen::Reset { sel } => match pick_item(k, sel, RESET_ITEMS.len()) {
                 Some(1) => return MemAction::Reset,
                 Some(_) => *self = MemScreen::new(),
                 None if k == Key::Clear => return MemAction::Quit,
@@ -178,7 +179,7 @@ impl MemScreen {
         match self {
             MemScreen::Menu { sel } => {
                 font::draw_large_with(img, 0, 0, &codes("MEMORY"), true);
-                draw_items(img, &MEM_ITEMS, *sel);
+                draw_items(img, &MEM_ITEMS, *sel, 1);
             }
             MemScreen::CheckRam => {
                 draw_figure(img, 0, "MEM FREE", free_bytes(ram));
@@ -195,7 +196,7 @@ impl MemScreen {
             MemScreen::DeleteMenu { sel } => {
                 font::draw_large_with(img, 0, 0, &codes("DELETE FROM…"), true);
                 let items: Vec<&str> = DELETE_ITEMS.iter().map(|(t, _)| *t).collect();
-                draw_items(img, &items, *sel);
+                draw_items(img, &items, *sel, 1);
             }
             MemScreen::DeleteList { item, sel } => {
                 let vars = variables(ram, DELETE_ITEMS[*item].1);
@@ -213,7 +214,7 @@ impl MemScreen {
             }
             MemScreen::Reset { sel } => {
                 font::draw_large_with(img, 0, 0, &codes("RESET MEMORY"), true);
-                draw_items(img, &RESET_ITEMS, *sel);
+                draw_items(img, &RESET_ITEMS, *sel, 1);
                 for (i, line) in ["Resetting memory", "erases all data", "and programs."]
                     .iter()
                     .enumerate()
@@ -259,52 +260,9 @@ impl Default for MemScreen {
     }
 }
 
-fn codes(s: &str) -> Vec<u8> {
-    font::encode(s).unwrap_or_else(|_| s.bytes().filter(|b| b.is_ascii()).collect())
-}
-
 /// `label` on the left of text line `row`, `n` right-aligned.
 fn draw_figure(img: &mut [u8; SCREEN_BYTES], row: usize, label: &str, n: usize) {
     font::draw_large(img, row * 8, 0, &codes(label));
     let digits = codes(&n.to_string());
     font::draw_large(img, row * 8, 96 - 6 * digits.len(), &digits);
-}
-
-/// Menu items from the second line, `N:TEXT`, the selected number inverted; scrolling.
-fn draw_items(img: &mut [u8; SCREEN_BYTES], items: &[&str], sel: usize) {
-    let top = (sel + 1).saturating_sub(7);
-    for (i, text) in items.iter().enumerate().skip(top).take(7) {
-        let row = (i - top + 1) * 8;
-        let label = crate::firmware::menu_label(i).unwrap_or(b' ');
-        font::draw_large_with(img, row, 0, &[label], i == sel);
-        font::draw_large(img, row, 6, b":");
-        font::draw_large(img, row, 12, &codes(text));
-    }
-}
-
-/// ↑ ↓ move `sel` (wrapping), ENTER picks it, a digit picks its item.
-fn pick(k: Key, sel: &mut usize, n: usize) -> Option<usize> {
-    let digit = |d: usize| (d < n).then_some(d);
-    match k {
-        Key::Up => {
-            *sel = (*sel + n - 1) % n;
-            None
-        }
-        Key::Down => {
-            *sel = (*sel + 1) % n;
-            None
-        }
-        Key::Enter => Some(*sel),
-        Key::K1 => digit(0),
-        Key::K2 => digit(1),
-        Key::K3 => digit(2),
-        Key::K4 => digit(3),
-        Key::K5 => digit(4),
-        Key::K6 => digit(5),
-        Key::K7 => digit(6),
-        Key::K8 => digit(7),
-        Key::K9 => digit(8),
-        Key::K0 => digit(9),
-        _ => None,
-    }
 }
