@@ -1,6 +1,9 @@
 //! Two calculators on the built-in runtime joined by a cable: one `Pause`s holding a list, the
 //! other `Get(`s it with the silent request, through the real bit protocol on the wires.
 
+mod common;
+use common::with_computer;
+
 use ti82_machine::cable;
 use ti82_machine::{Calc, Key};
 use tibasic::firmware::{calc_with_sources, program_names, read_list, BasicFirmware};
@@ -123,28 +126,6 @@ fn commands(calc: &Calc) -> Vec<String> {
             Err(e) => format!("broken: {e}"),
         })
         .collect()
-}
-
-/// Runs `calc` with a computer on the cable (`side`), tapping `keys` (key, emulated ms to
-/// run after the release).
-fn with_computer(
-    calc: &mut Calc,
-    pc: &mut tilink::VirtualCable,
-    side: &mut dyn FnMut(&mut tilink::TimedPort) -> tilink::Wake,
-    script: &[(Option<Key>, u64)],
-) {
-    for &(key, ms) in script {
-        if let Some(k) = key {
-            calc.press(k);
-            let until = calc.now() + 60 * MS;
-            pc.run(calc, until, &mut *side);
-            calc.release(k);
-            let until = calc.now() + 60 * MS;
-            pc.run(calc, until, &mut *side);
-        }
-        let until = calc.now() + ms * MS;
-        pc.run(calc, until, &mut *side);
-    }
 }
 
 /// Starts `name` alone (no cable yet) and lets it reach its first `Pause`.

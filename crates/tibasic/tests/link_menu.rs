@@ -269,25 +269,17 @@ fn on_breaks_a_calculator_waiting_in_receive() {
     );
 }
 
-/// Runs a calculator with a computer on its cable (`side` polls the computer's state machine),
-/// tapping `keys` first, then `ms` more.
-fn with_computer(
+/// A computer on the calculator's cable for `keys` (tapped first) and `ms` more.
+fn computer_session(
     calc: &mut Calc,
     side: &mut dyn FnMut(&mut tilink::TimedPort) -> tilink::Wake,
     keys: &[Key],
     ms: u64,
 ) {
     let mut pc = tilink::VirtualCable::attach(calc, cable::DEFAULT_LATENCY);
-    for &k in keys {
-        calc.press(k);
-        let until = calc.now() + 60 * MS;
-        pc.run(calc, until, &mut *side);
-        calc.release(k);
-        let until = calc.now() + 60 * MS;
-        pc.run(calc, until, &mut *side);
-    }
-    let until = calc.now() + ms * MS;
-    pc.run(calc, until, &mut *side);
+    let mut script: Vec<(Option<Key>, u64)> = keys.iter().map(|&k| (Some(k), 0)).collect();
+    script.push((None, ms));
+    with_computer(calc, &mut pc, side, &script);
     pc.detach(calc);
 }
 
@@ -331,7 +323,7 @@ fn a_computer_sends_into_receive_and_takes_what_the_calculator_sends() {
             }
         }
     };
-    with_computer(
+    computer_session(
         &mut calc,
         &mut side,
         &[Key::Second, Key::XTTheta, Key::Right, Key::K1],
@@ -367,7 +359,7 @@ fn a_computer_sends_into_receive_and_takes_what_the_calculator_sends() {
         Key::Right,
         Key::Enter,
     ];
-    with_computer(&mut calc, &mut side, &keys, 3_000);
+    computer_session(&mut calc, &mut side, &keys, 3_000);
     let got = got.expect("received").expect("cleanly");
     let names: Vec<String> = got.vars.iter().map(|v| v.display_name()).collect();
     assert_eq!(names.len(), 2, "{names:?}");

@@ -25,3 +25,26 @@ pub fn keys(calc: &mut Calc, ks: &[Key]) {
 pub fn inverted(calc: &Calc, row: usize, cell: usize) -> bool {
     calc.lcd().pixel(cell * 6 + 5, row * 8 + 7)
 }
+
+/// Runs `calc` with a computer on the cable `pc` (`side` polls the computer's state machine),
+/// following `script`: (a key to tap first, if any; emulated ms to run after it).
+pub fn with_computer(
+    calc: &mut Calc,
+    pc: &mut tilink::VirtualCable,
+    side: &mut dyn FnMut(&mut tilink::TimedPort) -> tilink::Wake,
+    script: &[(Option<Key>, u64)],
+) {
+    const MS: u64 = 6_000;
+    for &(key, ms) in script {
+        if let Some(k) = key {
+            calc.press(k);
+            let until = calc.now() + 60 * MS;
+            pc.run(calc, until, &mut *side);
+            calc.release(k);
+            let until = calc.now() + 60 * MS;
+            pc.run(calc, until, &mut *side);
+        }
+        let until = calc.now() + ms * MS;
+        pc.run(calc, until, &mut *side);
+    }
+}
