@@ -130,3 +130,39 @@ fn contrast_keys_step_the_t6a04_command() {
     // 2nd ▲/▼ typed nothing on the home screen.
     assert!(glass(&calc)[0].trim().len() <= 1, "{:?}", glass(&calc));
 }
+
+/// A copy of `calc` made through its save state (as a front end restores one at start-up).
+fn restored(calc: &Calc) -> Calc {
+    let mut copy = calc_with_sources(&[]).unwrap();
+    copy.restore_bytes(std::path::Path::new("power.state"), &calc.state_bytes())
+        .expect("a good state loads");
+    copy
+}
+
+#[test]
+fn a_save_state_keeps_the_idle_count_and_the_power() {
+    // Eight minutes on, the last key four minutes ago: a restored copy stays on for one more
+    // idle minute, then powers down like the original.
+    let mut calc = calc_with_sources(&[]).unwrap();
+    calc.run_for(240_000 * MS);
+    keys(&mut calc, &[Key::K1]);
+    calc.run_for(240_000 * MS);
+    assert!(calc.hardware().lcd.display_on());
+    let mut copy = restored(&calc);
+    copy.run_for(100 * MS);
+    assert!(
+        copy.hardware().lcd.display_on(),
+        "four idle minutes before the save: still on after the load"
+    );
+    let before = glass(&copy);
+    copy.run_for(70_000 * MS);
+    assert!(!copy.hardware().lcd.display_on(), "five idle minutes: off");
+    // Saved while off: the copy is off too, and ON wakes it with the screen as it was.
+    let mut off = restored(&copy);
+    off.run_for(100 * MS);
+    assert!(!off.hardware().lcd.display_on());
+    keys(&mut off, &[Key::K7]);
+    press_on(&mut off);
+    assert!(off.hardware().lcd.display_on());
+    assert_eq!(glass(&off), before, "the screen as it was, the 7 lost");
+}

@@ -5,7 +5,7 @@ use super::*;
 
 impl BasicFirmware {
     pub(super) fn save(&self, w: &mut StateWriter) {
-        w.u8(5); // format version of this firmware's state
+        w.u8(6); // format version of this firmware's state
         self.interp.save(w);
         let s = &self.st;
         w.u8(match s.shown {
@@ -143,15 +143,18 @@ impl BasicFirmware {
             }
             None => w.bool(false),
         }
+        w.bool(self.off);
+        w.u64(self.last_activity);
+        w.u64(self.contrast_shown_until);
     }
 
     pub(super) fn load(&mut self, data: &[u8]) -> Result<(), StateError> {
         let mut r = StateReader::new(data);
         let mut f = BasicFirmware::new();
         // Version 1 had no `Send(` sender, version 2 no LINK screens, version 3 no MODE
-        // screen, version 4 no program editor.
+        // screen, version 4 no program editor, version 5 no power state.
         let version = r.u8()?;
-        if !(1..=5).contains(&version) {
+        if !(1..=6).contains(&version) {
             return Err(StateError::Corrupt(
                 "unknown TI-BASIC runtime state version",
             ));
@@ -318,6 +321,15 @@ impl BasicFirmware {
         if version >= 5 && r.bool()? {
             f.editor = Some(Editor::load(&mut r)?);
         }
+        if version >= 6 {
+            f.off = r.bool()?;
+            f.last_activity = r.u64()?;
+            f.contrast_shown_until = r.u64()?;
+        } else {
+            // The idle count starts at the save (the next key scan is a moment after it),
+            // not at power-on.
+            f.last_activity = f.next_scan;
+        }
         r.done()?;
         f.validate()?;
         *self = f;
@@ -346,7 +358,11 @@ impl BasicFirmware {
             }
         }
         // (`link_wake` is only compared: `u64::MAX` there means no link event is due.)
-        if self.next_scan > TIME_LIMIT || self.statements > TIME_LIMIT {
+        if self.next_scan > TIME_LIMIT
+            || self.statements > TIME_LIMIT
+            || self.last_activity > TIME_LIMIT
+            || self.contrast_shown_until > TIME_LIMIT
+        {
             return corrupt("runtime clock");
         }
         if self.entry.len() > 1024 || self.last_entry.len() > 1024 {
