@@ -390,10 +390,30 @@ impl BasicFirmware {
                 return corrupt("menu over an Input that is not waiting");
             }
         }
-        // A transfer belongs to a LINK screen, and a `Get(`/`Send(` to a running program.
-        if self.transfer.is_some() && !matches!(self.shell, Shell::Link(_)) {
-            return corrupt("LINK transfer outside the LINK screens");
+        // A LINK transfer screen or question needs its transfer (else it waits for ever, ON
+        // and 2nd QUIT doing nothing), and a transfer needs its screen: true for sending.
+        let screen_sends = match &self.shell {
+            Shell::Link(LinkScreen::Transfer { phase, .. }) => match phase {
+                Phase::Transmitting => Some(true),
+                Phase::Waiting | Phase::Receiving => Some(false),
+                Phase::Done => None,
+            },
+            Shell::Link(
+                LinkScreen::Duplicate { .. }
+                | LinkScreen::Rename { .. }
+                | LinkScreen::MemoryFull { .. }
+                | LinkScreen::BackupWarning { .. },
+            ) => Some(false),
+            _ => None,
+        };
+        let transfer_sends = self
+            .transfer
+            .as_ref()
+            .map(|t| matches!(t, Transfer::Send(..)));
+        if screen_sends != transfer_sends {
+            return corrupt("LINK screen without its transfer, or the reverse");
         }
+        // A LINK transfer and a program's `Get(`/`Send(` never run together.
         if self.transfer.is_some() && (self.requester.is_some() || self.sender.is_some()) {
             return corrupt("two link exchanges at once");
         }

@@ -140,3 +140,44 @@ fn interpreter_states_with_impossible_waits_are_refused() {
         );
     }
 }
+
+/// A LINK transfer screen (or a question about an arriving variable) with no transfer behind
+/// it would wait for ever, ON and 2nd QUIT doing nothing; a transfer under another screen, or
+/// of the other direction, is as broken.
+#[test]
+fn link_screens_without_their_transfer_are_refused() {
+    let mut calc = calc_running("Disp 1");
+    for k in [
+        Key::Clear,
+        Key::Second,
+        Key::XTTheta,
+        Key::Right,
+        Key::Enter,
+    ] {
+        tap(&mut calc, k);
+    }
+    assert!(matches!(
+        fw_of(&calc).shell,
+        Shell::Link(LinkScreen::Transfer {
+            phase: Phase::Waiting,
+            ..
+        })
+    ));
+    refused(&calc, "Waiting without a receiver", |f| f.transfer = None);
+    refused(&calc, "a question without a receiver", |f| {
+        f.transfer = None;
+        f.shell = Shell::Link(LinkScreen::BackupWarning { sel: 0 });
+    });
+    refused(&calc, "a receiver under the Done screen", |f| {
+        f.shell = Shell::Link(LinkScreen::Transfer {
+            phase: Phase::Done,
+            lines: Vec::new(),
+        });
+    });
+    refused(&calc, "a receiver under Transmitting", |f| {
+        f.shell = Shell::Link(LinkScreen::Transfer {
+            phase: Phase::Transmitting,
+            lines: Vec::new(),
+        });
+    });
+}
