@@ -169,3 +169,34 @@ fn a_protected_program_runs_but_is_not_listed_for_editing() {
         glass(&calc)
     );
 }
+
+#[test]
+fn prgm_new_with_a_protected_programs_name_does_not_open_it() {
+    let mut calc = calc_with_sources(&[]).unwrap();
+    let locked = tifiles::Variable {
+        name: VarName::program("HI").unwrap(),
+        data: tifiles::VarData::ProtectedProgram(tokens("Disp 1")),
+    };
+    tifiles::vat::store(calc.ram_mut(), &locked).unwrap();
+    calc.run_for(100 * 6_000);
+    // PRGM ◄ 1:Create New, H I (ALPHA-locked), ENTER.
+    keys(&mut calc, &[Key::Prgm, Key::Left, Key::Enter]);
+    keys(&mut calc, &[Key::Pow, Key::Square, Key::Enter]);
+    assert!(
+        !glass(&calc)[0].starts_with("PROGRAM:"),
+        "the edit lock holds: {:?}",
+        glass(&calc)
+    );
+    // Whatever the keys do now, the program keeps its protection and its statements.
+    keys(&mut calc, &[Key::K5]);
+    keys(&mut calc, &QUIT);
+    let n = VarName::program("HI").unwrap();
+    let ram = calc.ram();
+    assert_eq!(tifiles::vat::read(ram, VarType::Program, &n).unwrap(), None);
+    assert_eq!(
+        tifiles::vat::read(ram, VarType::ProtectedProgram, &n)
+            .unwrap()
+            .map(|v| v.data),
+        Some(tifiles::VarData::ProtectedProgram(tokens("Disp 1")))
+    );
+}

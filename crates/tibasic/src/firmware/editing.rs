@@ -41,6 +41,15 @@ impl BasicFirmware {
                 _ => match e.key(k, shift == Shift::Second) {
                     EditorAction::Named => {
                         let name = e.name.clone();
+                        // A protected program's name: it is edit-locked (spec §3.1), so
+                        // nothing opens, as its error's Goto leaves it [I].
+                        let n = VarName::from_bytes(&name);
+                        let protected = vat::find(hw.mem.ram(), VarType::ProtectedProgram, &n);
+                        if matches!(protected, Ok(Some(_))) {
+                            self.shell = Shell::Home;
+                            self.st.shown = Shown::Home;
+                            return;
+                        }
                         if program_tokens(hw.mem.ram(), &name).is_none() {
                             // A new, empty program in the VAT from the start.
                             if let Some(v) = program_var(&String::from_utf8_lossy(&name), vec![]) {
