@@ -127,3 +127,24 @@ fn reset_asks_then_clears_the_memory() {
     let g = glass(&calc);
     assert!(g.iter().any(|l| l.ends_with(".3333333333")), "{g:?}");
 }
+
+#[test]
+fn reset_after_minutes_of_use_stays_on_with_the_default_contrast() {
+    let mut calc = calc_with_sources(&[]).unwrap();
+    // Eight minutes on, a key every four, the contrast stepped up once.
+    calc.run_for(240_000 * 6_000);
+    keys(&mut calc, &[Key::Second, Key::Up]);
+    calc.run_for(240_000 * 6_000);
+    assert_eq!(calc.hardware().lcd.contrast(), 0x37);
+    keys(&mut calc, &MEM);
+    keys(&mut calc, &[Key::K3, Key::K2]);
+    calc.run_for(100 * 6_000);
+    assert!(
+        calc.hardware().lcd.display_on(),
+        "Reset is a key press: the idle count starts again"
+    );
+    assert_eq!(glass(&calc)[0], "Mem cleared");
+    // The setting in RAM is back to its default: the LCD shows it (command F6h).
+    assert_eq!(calc.ram()[0x0008], 0x1E);
+    assert_eq!(calc.hardware().lcd.contrast(), 0x36);
+}

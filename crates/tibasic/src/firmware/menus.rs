@@ -139,7 +139,11 @@ impl BasicFirmware {
         self.lcd_ready = lcd_ready;
         self.next_scan = next_scan;
         self.link_wake = hw.now;
+        // Reset is a key press: the automatic power-down counts from it.
+        self.last_activity = hw.now;
         self.init_ram(hw);
+        // The contrast setting is back to its default: the LCD follows.
+        Self::send_contrast(hw);
         let mut os = Self::os(&mut self.st, hw);
         let codes = font::encode("Mem cleared").unwrap_or_default();
         os.home_line(&codes, false);

@@ -35,10 +35,15 @@ impl BasicFirmware {
             c.saturating_sub(1)
         };
         hw.mem.ram_mut()[screen::off(CONTRAST_ADDR)] = c;
-        hw.write_port(0x10, CONTRAST_BASE + c, hw.now);
-        hw.now += LCD_GAP;
+        Self::send_contrast(hw);
         self.contrast_shown_until = hw.now + CONTRAST_SHOWN_T;
         self.st.dirty = true;
+    }
+
+    /// Gives the T6A04 the user's setting.
+    pub(super) fn send_contrast(hw: &mut Hardware) {
+        hw.write_port(0x10, CONTRAST_BASE + Self::contrast(hw), hw.now);
+        hw.now += LCD_GAP;
     }
 
     /// The digit shown after a contrast change: the setting on the 0-9 scale of the keys'
