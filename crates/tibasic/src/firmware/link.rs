@@ -106,17 +106,24 @@ impl BasicFirmware {
 
     /// Leaves the LINK screens for the home screen.
     pub(super) fn link_quit(&mut self, hw: &mut Hardware) {
-        if let Some(t) = self.transfer.take() {
-            let mut ep = tilink::TimedPort::new(&mut hw.link, hw.now);
-            match t {
-                Transfer::Send(mut snd, _) => snd.cancel(&mut ep),
-                Transfer::Receive { mut rx, .. } => rx.cancel(&mut ep),
-            }
-        }
+        self.cancel_transfer(hw);
         self.shell = Shell::Home;
         self.st.shown = Shown::Home;
         self.st.dirty = true;
         self.link_wake = hw.now;
+    }
+
+    /// Breaks off a LINK SEND or RECEIVE in flight; false when there was none.
+    pub(super) fn cancel_transfer(&mut self, hw: &mut Hardware) -> bool {
+        let Some(t) = self.transfer.take() else {
+            return false;
+        };
+        let mut ep = tilink::TimedPort::new(&mut hw.link, hw.now);
+        match t {
+            Transfer::Send(mut snd, _) => snd.cancel(&mut ep),
+            Transfer::Receive { mut rx, .. } => rx.cancel(&mut ep),
+        }
+        true
     }
 
     /// A silent exchange the holder is in the middle of ends when the user starts a transfer.

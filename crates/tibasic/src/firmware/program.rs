@@ -246,12 +246,7 @@ impl BasicFirmware {
     pub(super) fn on_key(&mut self, hw: &mut Hardware) {
         // ON breaks a transfer: the screen shows the link error (its 1:Quit returns to the
         // LINK menu).
-        if let Some(t) = self.transfer.take() {
-            let mut ep = tilink::TimedPort::new(&mut hw.link, hw.now);
-            match t {
-                Transfer::Send(mut snd, _) => snd.cancel(&mut ep),
-                Transfer::Receive { mut rx, .. } => rx.cancel(&mut ep),
-            }
+        if self.cancel_transfer(hw) {
             self.link_failed(ErrorKind::Link);
             self.present(hw);
             return;
