@@ -449,7 +449,6 @@ impl CatalogCursor {
         }
         let tabs = self.catalog().tabs;
         let items = tabs[self.tab].1;
-        let n = items.len();
         match k {
             // ◄ ► go through the tabs, wrapping; the cursor starts on the first item.
             Key::Left => {
@@ -460,12 +459,9 @@ impl CatalogCursor {
                 self.tab = (self.tab + 1) % tabs.len();
                 self.sel = 0;
             }
-            Key::Up => self.sel = (self.sel + n - 1) % n,
-            Key::Down => self.sel = (self.sel + 1) % n,
-            Key::Enter => return self.choose(items[self.sel]),
             Key::Clear => return CatalogAction::Close,
             _ => {
-                if let Some(i) = super::digit_item(k).filter(|&i| i < n) {
+                if let Some(i) = super::pick_item(k, &mut self.sel, items.len()) {
                     return self.choose(items[i]);
                 }
             }
