@@ -200,3 +200,21 @@ fn prgm_new_with_a_protected_programs_name_does_not_open_it() {
         Some(tifiles::VarData::ProtectedProgram(tokens("Disp 1")))
     );
 }
+
+#[test]
+fn prgm_new_left_with_second_quit_or_clear_creates_nothing() {
+    let mut calc = calc_with_sources(&[]).unwrap();
+    calc.run_for(100 * 6_000);
+    for leave in [&QUIT[..], &[Key::Clear][..]] {
+        keys(&mut calc, &[Key::Prgm, Key::Left, Key::Enter]);
+        keys(&mut calc, &[Key::Pow, Key::Square]);
+        assert_eq!(glass(&calc)[0], "PROGRAM:HIⒶ");
+        keys(&mut calc, leave);
+        assert!(
+            !glass(&calc)[0].starts_with("PROGRAM:"),
+            "{leave:?} leaves the name entry: {:?}",
+            glass(&calc)
+        );
+        assert_eq!(program(&calc, "HI"), None, "{leave:?}");
+    }
+}

@@ -27,8 +27,12 @@ impl BasicFirmware {
         // A new program's name is typed ALPHA-locked: letters, and digits after ALPHA.
         if e.naming {
             let typed = match (shift, k) {
-                (Shift::None, Key::Alpha) => {
-                    self.shift = Shift::Alpha;
+                (Shift::None, Key::Alpha | Key::Second) => {
+                    self.shift = if k == Key::Alpha {
+                        Shift::Alpha
+                    } else {
+                        Shift::Second
+                    };
                     self.editor = Some(e);
                     return;
                 }
