@@ -218,13 +218,19 @@ impl BasicFirmware {
             }
             Transfer::Receive { rx, stored, rename } => {
                 let p = rx.poll(&mut ep);
-                let (vars, backup) = match &p {
-                    tilink::Progress::Done(Ok(got)) => (got.vars.clone(), got.backup.clone()),
-                    _ => (rx.received().vars.clone(), None),
+                // Only the variables not stored yet are copied (this runs at every link
+                // event, and the ones stored may be large).
+                let got = match &p {
+                    tilink::Progress::Done(Ok(got)) => got,
+                    _ => rx.received(),
                 };
-                for v in vars.into_iter().skip(*stored) {
+                let arrived: Vec<Variable> = got.vars.iter().skip(*stored).cloned().collect();
+                let backup = match &p {
+                    tilink::Progress::Done(Ok(got)) => got.backup.clone(),
+                    _ => None,
+                };
+                for mut v in arrived {
                     *stored += 1;
-                    let mut v = v;
                     if let Some(n) = rename.take() {
                         v.name = n;
                     }
