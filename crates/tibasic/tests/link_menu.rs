@@ -463,3 +463,24 @@ fn a_save_state_taken_at_the_duplicate_question_resumes_it() {
     assert_eq!(glass(&p.a)[..2], ["GAME        PRGM", "Done"]);
     assert_eq!(program(&p.a, "GAME"), Some(new));
 }
+
+/// A new name from Rename is a program name (spec §3.9: letters, digits and θ, a letter or θ
+/// first): ALPHA's space, `"`, `:` and `?` type nothing there, as in PRGM NEW.
+#[test]
+fn rename_types_only_what_a_program_name_may_hold() {
+    let a = calc_with(&[("GAME", "Disp 1")]);
+    let b = calc_with(&[("GAME", "Disp 2")]);
+    let new = program(&b, "GAME").unwrap();
+    let mut p = Pair::new(a, b);
+    receive_then_send_program(&mut p, 0);
+    p.run(1_000);
+    p.keys(true, &[Key::K1]);
+    // N, then ALPHA's space, ", : and ?, then ALPHA off: 7.
+    p.keys(true, &[Key::Log, Key::K0, Key::Add, Key::Dot, Key::Neg]);
+    p.keys(true, &[Key::Alpha, Key::K7]);
+    assert_eq!(glass(&p.a)[1], "Name=N7█");
+    p.keys(true, &[Key::Enter]);
+    p.run(1_000);
+    assert_eq!(glass(&p.a)[..2], ["N7          PRGM", "Done"]);
+    assert_eq!(program(&p.a, "N7").as_ref(), Some(&new));
+}

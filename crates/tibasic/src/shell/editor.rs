@@ -116,8 +116,7 @@ impl Editor {
         if self.naming {
             // Names are characters: letters, digits and θ (a letter or θ first).
             if let [c] = token {
-                let letter = c.is_ascii_uppercase() || *c == crate::token::THETA;
-                let ok = letter || (c.is_ascii_digit() && !self.name.is_empty());
+                let ok = super::program_name_char(*c, self.name.is_empty());
                 if ok && self.name.len() < NAME_MAX {
                     self.name.push(*c);
                 }

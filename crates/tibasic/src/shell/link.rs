@@ -9,7 +9,7 @@ use ti82_machine::state::{StateError, StateReader, StateWriter};
 use ti82_machine::Key;
 use tifiles::var::{VarName, VarType};
 
-use super::{codes, digit_char, draw_items, pick_item};
+use super::{codes, digit_char, draw_items, pick_item, program_name_char};
 use crate::font;
 use crate::os::string_codes;
 use crate::screen::SCREEN_BYTES;
@@ -370,10 +370,9 @@ impl LinkScreen {
                 }
                 _ => {
                     let c = if *alpha { type_alpha(k) } else { digit_char(k) };
-                    // Program names: 8 characters, a letter or θ first (spec §3.3).
+                    // Program names: 8 characters, a letter or θ first (spec §3.9).
                     if let Some(c) = c {
-                        let ok_first = c.is_ascii_uppercase() || c == crate::token::THETA;
-                        if entry.len() < 8 && (ok_first || !entry.is_empty()) {
+                        if entry.len() < 8 && program_name_char(c, entry.is_empty()) {
                             entry.push(c);
                         }
                     }
@@ -698,10 +697,11 @@ fn is_program(s: &LinkScreen) -> bool {
 
 /// A valid program name from typed tokens (letters, digits, θ; a letter or θ first; 1-8).
 fn program_name(entry: &[u8]) -> Option<VarName> {
-    let first_ok = entry
-        .first()
-        .is_some_and(|c| c.is_ascii_uppercase() || *c == crate::token::THETA);
-    (first_ok && entry.len() <= 8).then(|| VarName::from_bytes(entry))
+    let ok = entry
+        .iter()
+        .enumerate()
+        .all(|(i, &c)| program_name_char(c, i == 0));
+    (ok && (1..=8).contains(&entry.len())).then(|| VarName::from_bytes(entry))
 }
 
 /// A variable's name from `col`, its type right-aligned on the line.

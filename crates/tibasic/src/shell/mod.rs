@@ -17,6 +17,12 @@ pub(crate) fn codes(s: &str) -> Vec<u8> {
     font::encode(s).unwrap_or_else(|_| s.bytes().filter(|b| b.is_ascii()).collect())
 }
 
+/// Whether character `c` may stand in a program name (spec §3.9): a letter or θ, or a digit
+/// after the first character.
+pub(crate) fn program_name_char(c: u8, first: bool) -> bool {
+    c.is_ascii_uppercase() || c == crate::token::THETA || (!first && c.is_ascii_digit())
+}
+
 /// The character a digit key types.
 pub(crate) fn digit_char(k: Key) -> Option<u8> {
     use Key::*;
