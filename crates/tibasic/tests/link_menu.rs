@@ -439,6 +439,38 @@ fn an_arriving_variable_that_does_not_fit_is_omitted_or_quits() {
     assert_eq!(program(&p.a, "BIG"), None);
 }
 
+/// A variable that takes exactly the free memory (its data and its VAT entry, spec 7.3: a
+/// program's entry is 4 bytes and its name) is taken, with no question.
+#[test]
+fn a_variable_that_just_fits_is_taken() {
+    let big: String = format!("Disp \"{}\"\n", "X".repeat(60));
+    let b = calc_with(&[("BIG", &big.repeat(100))]);
+    let size = program(&b, "BIG").unwrap().len();
+    // A filler program F of n tokens takes n + 2 bytes of data and a 5-byte entry; BIG will
+    // take its data and a 7-byte entry: leave exactly that free.
+    let mut a = calc_with(&[]);
+    let free = tifiles::vat::Pointers::read(a.ram()).unwrap().free();
+    let n = free - (size + 7) - (2 + 5);
+    let filler = tibasic::firmware::program_var("F", vec![0x31; n]).unwrap();
+    tifiles::vat::store(a.ram_mut(), &filler).unwrap();
+    assert_eq!(
+        tifiles::vat::Pointers::read(a.ram()).unwrap().free(),
+        size + 7
+    );
+    let mut p = Pair::new(a, b);
+    receive_then_send_program(&mut p, 0);
+    // (6 KB at the link's pace takes a few seconds.)
+    p.run(10_000);
+    assert_eq!(
+        glass(&p.a)[..2],
+        ["BIG         PRGM", "Done"],
+        "{:?}",
+        glass(&p.a)
+    );
+    assert_eq!(program(&p.a, "BIG").map(|t| t.len()), Some(size));
+    assert_eq!(tifiles::vat::Pointers::read(p.a.ram()).unwrap().free(), 0);
+}
+
 #[test]
 fn a_save_state_taken_at_the_duplicate_question_resumes_it() {
     let a = calc_with(&[("GAME", "Disp 1")]);

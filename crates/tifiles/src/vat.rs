@@ -403,6 +403,13 @@ fn delete_mem(ram: &mut [u8], at: u16, n: usize) -> Result<Pointers, VatError> {
     Ok(p)
 }
 
+/// The bytes a new variable of type `ty` named `name` and `data_len` bytes of data takes in
+/// RAM: the data and its VAT entry (spec 7.3: 6 bytes, a program's 4 + its name), as
+/// [`store`] needs them free.
+pub fn space_needed(ty: VarType, name: &VarName, data_len: usize) -> usize {
+    data_len + entry_bytes(ty.to_byte(), 0, name, ty.is_program()).len()
+}
+
 fn entry_bytes(ty: u8, addr: u16, name: &VarName, program: bool) -> Vec<u8> {
     // Bytes from the top of the entry downward.
     let mut e = vec![ty, addr as u8, (addr >> 8) as u8];
@@ -455,9 +462,8 @@ pub fn store(ram: &mut [u8], var: &Variable) -> Result<VatEntry, VatError> {
         ram[idx(e.entry_addr)] = type_byte;
         return Ok(VatEntry { type_byte, ..e });
     }
-    let ebytes = entry_bytes(ty.to_byte(), 0, &var.name, ty.is_program());
     let p = Pointers::read(ram)?;
-    let need = bytes.len() + ebytes.len();
+    let need = space_needed(ty, &var.name, bytes.len());
     if need > p.free() {
         return Err(VatError::NoMemory {
             need,
@@ -470,12 +476,12 @@ pub fn store(ram: &mut [u8], var: &Variable) -> Result<VatEntry, VatError> {
     ram[idx(addr)..idx(addr) + bytes.len()].copy_from_slice(&bytes);
     // Entry just below the last permanent one: move temporaries and the operator
     // stack down to make room.
+    let ebytes = entry_bytes(ty.to_byte(), addr, &var.name, ty.is_program());
     let n = ebytes.len() as u16;
     let lo = idx(p.ops);
     let hi = idx(p.p_temp) + 1;
     ram.copy_within(lo..hi, lo - usize::from(n));
     let top = p.p_temp;
-    let ebytes = entry_bytes(ty.to_byte(), addr, &var.name, ty.is_program());
     for (k, b) in ebytes.iter().enumerate() {
         ram[idx(top) - k] = *b;
     }

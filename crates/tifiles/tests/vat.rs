@@ -277,6 +277,26 @@ fn fills_memory_exactly() {
     }
 }
 
+/// `space_needed` is what a new variable takes from the free memory: its data and its VAT
+/// entry (spec 7.3: 6 bytes, a program's 4 + its name's length).
+#[test]
+fn space_needed_is_what_a_store_takes() {
+    let mut ram = vec![0u8; 0x8000];
+    vat::init_empty(&mut ram).unwrap();
+    let list = Variable {
+        name: VarName::list(1).unwrap(),
+        data: VarData::List(vec![f("1"), f("2"), f("3")]),
+    };
+    let prog = Variable::program("AB", vec![0xDE, 0x31]).unwrap();
+    for (v, want) in [(&list, 2 + 27 + 6), (&prog, 2 + 2 + 4 + 2)] {
+        let before = Pointers::read(&ram).unwrap().free();
+        let need = vat::space_needed(v.var_type(), &v.name, v.data.to_bytes().len());
+        assert_eq!(need, want, "{}", v.display_name());
+        vat::store(&mut ram, v).unwrap();
+        assert_eq!(before - Pointers::read(&ram).unwrap().free(), need);
+    }
+}
+
 #[test]
 fn backup_from_and_to_ram() {
     let mut ram = hand_image();

@@ -334,8 +334,8 @@ impl BasicFirmware {
             self.st.dirty = true;
             return;
         }
-        // Room for the data and its VAT entry (type, two pointer bytes, name length, name).
-        let need = usize::from(size) + 4 + name.bytes().len() + 2;
+        // Room for the data and its VAT entry, as the store will need it.
+        let need = vat::space_needed(ty, &name, usize::from(size));
         let free = vat::Pointers::read(ram).map_or(0, |p| p.free());
         if need > free {
             *s = LinkScreen::MemoryFull {

@@ -88,19 +88,10 @@ pub fn variables(ram: &[u8], types: &[VarType]) -> Vec<Used> {
         .into_iter()
         .filter(|e| !e.is_internal())
         .filter(|e| types.is_empty() || types.contains(&e.var_type()))
-        .map(|e| {
-            let ty = e.var_type();
-            // A program's entry holds its name (length byte + characters); the others 3 bytes.
-            let entry = if ty.is_program() {
-                4 + e.name.bytes().len()
-            } else {
-                6
-            };
-            Used {
-                ty,
-                name: e.name,
-                bytes: vat::data_size(ram, &e).unwrap_or(0) + entry,
-            }
+        .map(|e| Used {
+            ty: e.var_type(),
+            name: e.name,
+            bytes: vat::data_size(ram, &e).unwrap_or(0) + usize::from(e.entry_len),
         })
         .collect()
 }
