@@ -5,12 +5,15 @@ use super::*;
 
 impl BasicFirmware {
     /// The T6A04 set-up the OS sends: 8-bit words, X (row) auto-increment, Z = 0, display
-    /// on, a mid contrast (spec §5.9 [U]: the exact sequence is not known).
+    /// on, then the contrast of the user's setting (spec §5.9 [U]: the exact sequence is not
+    /// known).
     pub(super) fn init_lcd(&mut self, hw: &mut Hardware) {
-        for cmd in [0x01u8, 0x05, 0x40, 0x03, 0xF6] {
+        for cmd in [0x01u8, 0x05, 0x40, 0x03] {
             hw.write_port(0x10, cmd, hw.now);
             hw.now += LCD_GAP;
         }
+        // The contrast the user's setting in RAM asks for (F6h after a reset).
+        Self::send_contrast(hw);
         self.pushed.fill(0xFF);
         self.lcd_ready = true;
         self.st.dirty = true;
