@@ -209,7 +209,7 @@ impl BasicFirmware {
                 self.shell = Shell::Home;
                 None
             }
-            _ => digit_of(k).and_then(|d| choose(if d == 0 { 9 } else { d - 1 })),
+            _ => crate::shell::digit_item(k).and_then(choose),
         };
         match (tab, pick) {
             (_, None) => {}
@@ -268,22 +268,6 @@ impl BasicFirmware {
         }
         self.st.dirty = true;
     }
-}
-
-pub(super) fn digit_of(k: Key) -> Option<usize> {
-    Some(match k {
-        Key::K0 => 0,
-        Key::K1 => 1,
-        Key::K2 => 2,
-        Key::K3 => 3,
-        Key::K4 => 4,
-        Key::K5 => 5,
-        Key::K6 => 6,
-        Key::K7 => 7,
-        Key::K8 => 8,
-        Key::K9 => 9,
-        _ => return None,
-    })
 }
 
 pub(super) fn pop_token(entry: &mut Vec<u8>) {

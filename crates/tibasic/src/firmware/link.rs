@@ -27,16 +27,20 @@ impl std::fmt::Debug for Transfer {
 
 impl BasicFirmware {
     pub(super) fn key_link(&mut self, hw: &mut Hardware, k: Key, mut screen: LinkScreen) {
-        let shift = std::mem::take(&mut self.shift);
-        if k == Key::Second && shift == Shift::None && !screen.busy() {
-            self.shift = Shift::Second;
-            return;
-        }
+        // (During a transfer 2nd does nothing: only ON acts.)
+        let second = if screen.busy() {
+            std::mem::take(&mut self.shift) == Shift::Second
+        } else {
+            let Some(second) = self.after_second(k) else {
+                return;
+            };
+            second
+        };
         let alpha = |k: Key| match key_token(Shift::Alpha, k) {
             Some([c]) => Some(*c),
             _ => None,
         };
-        let action = screen.key(k, shift == Shift::Second, alpha);
+        let action = screen.key(k, second, alpha);
         self.shell = Shell::Link(screen);
         self.st.dirty = true;
         match action {

@@ -3,6 +3,17 @@
 use super::*;
 
 impl BasicFirmware {
+    /// The 2nd prefix on a screen whose keys know only 2nd (LINK, MEM, MODE, the token
+    /// menus): `None` when `k` is 2nd itself (now pending), else whether 2nd was pending.
+    pub(super) fn after_second(&mut self, k: Key) -> Option<bool> {
+        let shift = std::mem::take(&mut self.shift);
+        if k == Key::Second && shift == Shift::None {
+            self.shift = Shift::Second;
+            return None;
+        }
+        Some(shift == Shift::Second)
+    }
+
     /// The menu a key opens from a line being edited, if any: MATH, 2nd TEST, 2nd ANGLE,
     /// MATRX, 2nd LIST, 2nd DRAW, VARS, 2nd Y-VARS (index into `shell::catalog::CATALOGS`).
     pub(super) fn catalog_key(shift: Shift, k: Key) -> Option<usize> {
@@ -40,12 +51,10 @@ impl BasicFirmware {
         mut cur: CatalogCursor,
         from: CatalogFrom,
     ) {
-        let shift = std::mem::take(&mut self.shift);
-        if k == Key::Second && shift == Shift::None {
-            self.shift = Shift::Second;
+        let Some(second) = self.after_second(k) else {
             return;
-        }
-        let action = cur.key(k, shift == Shift::Second);
+        };
+        let action = cur.key(k, second);
         self.shell = Shell::Catalog { cur, from };
         self.st.dirty = true;
         let back = |fw: &mut Self, hw: &mut Hardware| match from {
@@ -88,11 +97,8 @@ impl BasicFirmware {
     }
 
     pub(super) fn key_mode(&mut self, k: Key, mut cursor: ModeCursor) {
-        let shift = std::mem::take(&mut self.shift);
-        if k == Key::Second && shift == Shift::None {
-            self.shift = Shift::Second;
-        } else {
-            let action = cursor.key(k, shift == Shift::Second, &mut self.st.modes);
+        if let Some(second) = self.after_second(k) {
+            let action = cursor.key(k, second, &mut self.st.modes);
             self.shell = Shell::Mode(cursor);
             self.indicator = 0;
             if action == ModeAction::Quit {
@@ -104,11 +110,8 @@ impl BasicFirmware {
     }
 
     pub(super) fn key_mem(&mut self, hw: &mut Hardware, k: Key, mut screen: MemScreen) {
-        let shift = std::mem::take(&mut self.shift);
-        if k == Key::Second && shift == Shift::None {
-            self.shift = Shift::Second;
-        } else {
-            let action = screen.key(k, shift == Shift::Second, hw.mem.ram());
+        if let Some(second) = self.after_second(k) {
+            let action = screen.key(k, second, hw.mem.ram());
             self.shell = Shell::Mem(screen);
             match action {
                 MemAction::None => {}

@@ -45,7 +45,7 @@ mod power;
 mod program;
 mod state;
 
-use home::{digit_of, key_token};
+use home::key_token;
 use link::{get_request, send_variable, Transfer};
 
 /// T-states between two LCD accesses when pushing the screen (the driver's busy time,

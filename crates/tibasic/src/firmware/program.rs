@@ -14,21 +14,7 @@ impl BasicFirmware {
             }
             Wait::Menu { items, .. } => {
                 let n = items.len().max(1);
-                let chosen = match k {
-                    Key::Up => {
-                        self.menu_sel = (self.menu_sel + n - 1) % n;
-                        None
-                    }
-                    Key::Down => {
-                        self.menu_sel = (self.menu_sel + 1) % n;
-                        None
-                    }
-                    Key::Enter => Some(self.menu_sel),
-                    _ => digit_of(k)
-                        .map(|d| if d == 0 { 9 } else { d - 1 })
-                        .filter(|&i| i < n),
-                };
-                if let Some(i) = chosen {
+                if let Some(i) = crate::shell::pick_item(k, &mut self.menu_sel, n) {
                     self.menu_sel = 0;
                     self.interp.finish_wait(Some(i));
                 }
