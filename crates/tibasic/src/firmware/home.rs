@@ -20,6 +20,18 @@ impl BasicFirmware {
         self.st.dirty = true;
     }
 
+    /// The home screen's cursor to the start of the next line; on the last line the scroll
+    /// waits until something is written there.
+    pub(super) fn next_home_line(&mut self, hw: &mut Hardware) {
+        let ram = hw.mem.ram_mut();
+        let (row, _) = screen::cursor(ram);
+        if row + 1 >= screen::ROWS {
+            self.st.scroll_pending = true;
+        } else {
+            screen::set_cursor(ram, row + 1, 0);
+        }
+    }
+
     /// ENTER on the home screen: run `prgmNAME`, or evaluate the entry and show the answer.
     pub(super) fn enter(&mut self, hw: &mut Hardware) {
         if self.entry.is_empty() {
@@ -29,15 +41,7 @@ impl BasicFirmware {
         let entry = std::mem::take(&mut self.entry);
         self.last_entry = entry.clone();
         // The entry line stays; output starts on the next line.
-        {
-            let ram = hw.mem.ram_mut();
-            let (row, _) = screen::cursor(ram);
-            if row + 1 >= screen::ROWS {
-                self.st.scroll_pending = true;
-            } else {
-                screen::set_cursor(ram, row + 1, 0);
-            }
-        }
+        self.next_home_line(hw);
         if entry.is_empty() {
             return;
         }

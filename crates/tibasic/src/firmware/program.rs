@@ -85,13 +85,7 @@ impl BasicFirmware {
                     return;
                 }
                 // Move below the answer.
-                let ram = hw.mem.ram_mut();
-                let (row, _) = screen::cursor(ram);
-                if row + 1 >= screen::ROWS {
-                    self.st.scroll_pending = true;
-                } else {
-                    screen::set_cursor(ram, row + 1, 0);
-                }
+                self.next_home_line(hw);
                 self.input_idx += 1;
                 self.input_started = false;
                 if self.input_idx >= items.len() {
