@@ -272,3 +272,33 @@ fn vars_opens_its_submenus_and_types_their_variables() {
     keys(&mut calc, &[Key::K4, Key::K1]);
     assert_eq!(glass(&calc)[2], "FnOn");
 }
+
+/// Menus are named, not numbered: every submenu an item opens, and every menu a key opens,
+/// exists, and no two menus share a name.
+#[test]
+fn every_menu_named_is_there_once() {
+    use tibasic::shell::catalog::{CatalogCursor, Item};
+    for (i, c) in CATALOGS.iter().enumerate() {
+        assert_eq!(
+            CatalogCursor::open_named(c.name).map(|c| c.menu),
+            Some(i),
+            "{}",
+            c.name
+        );
+        for (_, items) in c.tabs {
+            for item in *items {
+                if let Item::Menu(label, name) = item {
+                    assert!(
+                        CatalogCursor::open_named(name).is_some(),
+                        "{label} opens {name}"
+                    );
+                }
+            }
+        }
+    }
+    for name in [
+        "MATH", "TEST", "ANGLE", "MATRX", "LIST", "DRAW", "VARS", "Y-VARS", "PRGM",
+    ] {
+        assert!(CatalogCursor::open_named(name).is_some(), "{name}");
+    }
+}

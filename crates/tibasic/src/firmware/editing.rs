@@ -5,9 +5,6 @@
 
 use super::*;
 
-/// The PRGM menu's place in `shell::catalog::CATALOGS`.
-const PRGM_MENU: usize = 5;
-
 impl BasicFirmware {
     /// Opens program `name` in the editor, the cursor at byte `offset` of its tokens.
     pub(super) fn edit_program(&mut self, hw: &mut Hardware, name: &[u8], offset: usize) {
@@ -87,10 +84,12 @@ impl BasicFirmware {
             (Shift::None, Key::Second) => self.shift = Shift::Second,
             (Shift::None, Key::Alpha) => self.shift = Shift::Alpha,
             (Shift::None, Key::Prgm) => {
-                self.shell = Shell::Catalog {
-                    cur: CatalogCursor::open(PRGM_MENU),
-                    from: CatalogFrom::Editor,
-                };
+                if let Some(cur) = CatalogCursor::open_named("PRGM") {
+                    self.shell = Shell::Catalog {
+                        cur,
+                        from: CatalogFrom::Editor,
+                    };
+                }
             }
             (shift, k) if self.open_catalog(shift, k, CatalogFrom::Editor) => {}
             (shift, k)

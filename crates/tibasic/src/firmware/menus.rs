@@ -14,32 +14,28 @@ impl BasicFirmware {
         Some(shift == Shift::Second)
     }
 
-    /// The menu a key opens from a line being edited, if any: MATH, 2nd TEST, 2nd ANGLE,
-    /// MATRX, 2nd LIST, 2nd DRAW, VARS, 2nd Y-VARS (index into `shell::catalog::CATALOGS`).
-    pub(super) fn catalog_key(shift: Shift, k: Key) -> Option<usize> {
-        match (shift, k) {
-            (Shift::None, Key::Math) => Some(0),
-            (Shift::Second, Key::Math) => Some(1),
-            (Shift::Second, Key::Matrx) => Some(2),
-            (Shift::None, Key::Matrx) => Some(3),
-            (Shift::Second, Key::Stat) => Some(4),
-            (Shift::Second, Key::Prgm) => Some(6),
-            (Shift::None, Key::Vars) => Some(7),
-            (Shift::Second, Key::Vars) => Some(8),
-            _ => None,
-        }
+    /// The menu a key opens from a line being edited, if any (its `Catalog::name`).
+    pub(super) fn catalog_key(shift: Shift, k: Key) -> Option<&'static str> {
+        Some(match (shift, k) {
+            (Shift::None, Key::Math) => "MATH",
+            (Shift::Second, Key::Math) => "TEST",
+            (Shift::Second, Key::Matrx) => "ANGLE",
+            (Shift::None, Key::Matrx) => "MATRX",
+            (Shift::Second, Key::Stat) => "LIST",
+            (Shift::Second, Key::Prgm) => "DRAW",
+            (Shift::None, Key::Vars) => "VARS",
+            (Shift::Second, Key::Vars) => "Y-VARS",
+            _ => return None,
+        })
     }
 
     /// Opens the menu `shift`+`k` opens over the line typed from `from`; false when the key
     /// opens none.
     pub(super) fn open_catalog(&mut self, shift: Shift, k: Key, from: CatalogFrom) -> bool {
-        let Some(menu) = Self::catalog_key(shift, k) else {
+        let Some(cur) = Self::catalog_key(shift, k).and_then(CatalogCursor::open_named) else {
             return false;
         };
-        self.shell = Shell::Catalog {
-            cur: CatalogCursor::open(menu),
-            from,
-        };
+        self.shell = Shell::Catalog { cur, from };
         self.st.dirty = true;
         true
     }

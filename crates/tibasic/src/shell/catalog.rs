@@ -15,7 +15,8 @@ use crate::screen::SCREEN_BYTES;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Item {
     Token(&'static [u8]),
-    Menu(&'static str, usize),
+    /// The item's text and the `name` of the menu it opens.
+    Menu(&'static str, &'static str),
 }
 
 use Item::Token as T;
@@ -248,12 +249,12 @@ pub const VARS: Catalog = Catalog {
     tabs: &[(
         "VARS",
         &[
-            Item::Menu("Window…", 9),
-            Item::Menu("Zoom…", 10),
-            Item::Menu("GDB…", 11),
-            Item::Menu("Picture…", 12),
-            Item::Menu("Statistics…", 13),
-            Item::Menu("Table…", 14),
+            Item::Menu("Window…", "VARS Window"),
+            Item::Menu("Zoom…", "VARS Zoom"),
+            Item::Menu("GDB…", "VARS GDB"),
+            Item::Menu("Picture…", "VARS Picture"),
+            Item::Menu("Statistics…", "VARS Statistics"),
+            Item::Menu("Table…", "VARS Table"),
         ],
     )],
 };
@@ -264,10 +265,10 @@ pub const Y_VARS: Catalog = Catalog {
     tabs: &[(
         "Y-VARS",
         &[
-            Item::Menu("Function…", 15),
-            Item::Menu("Parametric…", 16),
-            Item::Menu("Polar…", 17),
-            Item::Menu("On/Off…", 18),
+            Item::Menu("Function…", "Y-VARS Function"),
+            Item::Menu("Parametric…", "Y-VARS Parametric"),
+            Item::Menu("Polar…", "Y-VARS Polar"),
+            Item::Menu("On/Off…", "Y-VARS On/Off"),
         ],
     )],
 };
@@ -358,7 +359,7 @@ pub const Y_ON_OFF: Catalog = Catalog {
     tabs: &[("ON/OFF", &[T(&[0x96]), T(&[0x97])])],
 };
 
-/// Every menu, for the key that opens it (and, from 9 on, the submenus of VARS and Y-VARS).
+/// Every menu (a cursor keeps its place here; keys and items name them).
 pub const CATALOGS: [&Catalog; 19] = [
     &MATH,
     &TEST,
@@ -422,6 +423,14 @@ pub enum CatalogAction {
 }
 
 impl CatalogCursor {
+    /// The menu named `name` (a `Catalog::name`), at its first item; `None` for no such menu.
+    pub fn open_named(name: &str) -> Option<CatalogCursor> {
+        CATALOGS
+            .iter()
+            .position(|c| c.name == name)
+            .map(CatalogCursor::open)
+    }
+
     pub fn open(menu: usize) -> CatalogCursor {
         CatalogCursor {
             menu: menu.min(CATALOGS.len() - 1),
@@ -474,7 +483,9 @@ impl CatalogCursor {
         match item {
             Item::Token(t) => CatalogAction::Type(t),
             Item::Menu(_, menu) => {
-                *self = CatalogCursor::open(menu);
+                if let Some(c) = CatalogCursor::open_named(menu) {
+                    *self = c;
+                }
                 CatalogAction::None
             }
         }
