@@ -181,6 +181,12 @@ impl VarName {
             .contains(&n)
             .then(|| VarName::from_bytes(&[0x61, n - 1]))
     }
+    /// Whether byte `b` may stand in a program name, first or later (spec 3.9: `A`–`Z` and
+    /// `θ` (5Bh), and after the first character the digits too).
+    pub fn program_name_byte(b: u8, first: bool) -> bool {
+        b.is_ascii_uppercase() || b == 0x5B || (!first && b.is_ascii_digit())
+    }
+
     /// A program name (1–8 characters, first `A`–`Z`/`θ`, then also digits; spec 3.9).
     /// `theta` is accepted for `θ`.
     pub fn program(name: &str) -> Result<VarName, VarError> {
@@ -189,12 +195,15 @@ impl VarName {
         let mut rest = name;
         while let Some(c) = rest.chars().next() {
             let (b, len) = match c {
-                'A'..='Z' => (c as u8, 1),
-                '0'..='9' if !out.is_empty() => (c as u8, 1),
                 'θ' => (0x5B, c.len_utf8()),
                 't' if rest.starts_with("theta") => (0x5B, 5),
+                // (`[` is θ's byte, not a way to write it.)
+                _ if c.is_ascii() && c != '[' => (c as u8, 1),
                 _ => return Err(bad()),
             };
+            if !VarName::program_name_byte(b, out.is_empty()) {
+                return Err(bad());
+            }
             out.push(b);
             rest = &rest[len..];
         }

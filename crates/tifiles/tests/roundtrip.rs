@@ -239,6 +239,11 @@ fn names() {
     assert!(VarName::program("1ABC").is_err());
     assert!(VarName::program("ABCDEFGHI").is_err());
     assert_eq!(VarName::program("MANCALA").unwrap().0, *b"MANCALA\0");
+    // `[` is θ's byte, not a way to write it; lower case, spaces and marks are no name.
+    for bad in ["A[", "ab", "A B", "A\"", "A:", "A?"] {
+        assert!(VarName::program(bad).is_err(), "{bad}");
+    }
+    assert_eq!(VarName::program("thetaX1").unwrap().0[..3], [0x5B, b'X', b'1']);
     for (ty, s) in [
         (VarType::List, "L1"),
         (VarType::Matrix, "[A]"),

@@ -54,11 +54,9 @@ impl BasicFirmware {
                     }
                     s
                 } else {
-                    let vars = vat::entries(hw.mem.ram())
-                        .unwrap_or_default()
+                    let vars = crate::shell::mem::variables(hw.mem.ram(), &[])
                         .into_iter()
-                        .filter(|e| !e.is_internal())
-                        .map(|e| (e.var_type(), e.name));
+                        .map(|v| (v.ty, v.name));
                     LinkScreen::select(kind, vars)
                 };
                 self.shell = Shell::Link(screen);

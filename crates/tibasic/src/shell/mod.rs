@@ -18,9 +18,9 @@ pub(crate) fn codes(s: &str) -> Vec<u8> {
 }
 
 /// Whether character `c` may stand in a program name (spec §3.9): a letter or θ, or a digit
-/// after the first character.
+/// after the first character (`tifiles`'s rule for names in files).
 pub(crate) fn program_name_char(c: u8, first: bool) -> bool {
-    c.is_ascii_uppercase() || c == crate::token::THETA || (!first && c.is_ascii_digit())
+    tifiles::var::VarName::program_name_byte(c, first)
 }
 
 /// The character a digit key types.
