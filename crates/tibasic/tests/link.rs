@@ -2,7 +2,7 @@
 //! other `Get(`s it with the silent request, through the real bit protocol on the wires.
 
 mod common;
-use common::with_computer;
+use common::{polling, with_computer};
 
 use ti82_machine::cable;
 use ti82_machine::{Calc, Key};
@@ -143,14 +143,9 @@ fn send_pushes_a_list_to_a_receiving_computer() {
     // A CBL-like receiver: accepts the RTS header, takes the DATA, ACKs the EOT.
     let mut recv = tilink::ReceiveVars::new(tilink::MID_CBL, tilink::Timing::default());
     let mut got = None;
-    let mut side = |ep: &mut tilink::TimedPort| match recv.poll(ep) {
-        tilink::Progress::Pending(w) => w,
-        tilink::Progress::Done(r) => {
-            got.get_or_insert(r);
-            tilink::Wake::NEVER
-        }
-    };
+    let mut side = polling(|ep| recv.poll(ep), &mut got);
     with_computer(&mut calc, &mut pc, &mut side, &[(Some(Key::Enter), 1_000)]);
+    drop(side);
     let received = got
         .expect("the receiver finished")
         .expect("received cleanly");
@@ -248,13 +243,7 @@ fn send_survives_a_save_state_mid_transfer() {
     let mut pc = tilink::VirtualCable::attach(&mut calc, LATENCY);
     let mut recv = tilink::ReceiveVars::new(tilink::MID_CBL, tilink::Timing::default());
     let mut got = None;
-    let mut side = |ep: &mut tilink::TimedPort| match recv.poll(ep) {
-        tilink::Progress::Pending(w) => w,
-        tilink::Progress::Done(r) => {
-            got.get_or_insert(r);
-            tilink::Wake::NEVER
-        }
-    };
+    let mut side = polling(|ep| recv.poll(ep), &mut got);
     // ENTER, then stop a few ms into the transfer and save; restoring the state into the
     // same calculator must carry on where it was.
     let sending = |calc: &Calc| {
@@ -281,6 +270,7 @@ fn send_survives_a_save_state_mid_transfer() {
     calc.release(Key::Enter);
     let until = calc.now() + 1_000 * MS;
     pc.run(&mut calc, until, &mut side);
+    drop(side);
     let received = got.expect("finished").expect("clean");
     assert_eq!(received.vars.len(), 1);
     assert!(
@@ -428,16 +418,11 @@ fn print_screen_pushes_the_display() {
     pc.port().enable_log();
     let mut recv = tilink::ReceiveVars::new(tilink::MID_CBL, tilink::Timing::default());
     let mut got = None;
-    let mut side = |ep: &mut tilink::TimedPort| match recv.poll(ep) {
-        tilink::Progress::Pending(w) => w,
-        tilink::Progress::Done(r) => {
-            got.get_or_insert(r);
-            tilink::Wake::NEVER
-        }
-    };
+    let mut side = polling(|ep| recv.poll(ep), &mut got);
     with_computer(&mut calc, &mut pc, &mut side, &[(Some(Key::Enter), 1_500)]);
     pc.detach(&mut calc);
     // The receiver waits for a next header or EOT that never comes: its variables so far.
+    drop(side);
     let vars = got
         .map(|r| r.map(|r| r.vars).unwrap_or_default())
         .unwrap_or_else(|| recv.received().vars.clone());

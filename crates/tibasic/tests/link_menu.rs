@@ -341,13 +341,7 @@ fn a_computer_sends_into_receive_and_takes_what_the_calculator_sends() {
     // Calculator → computer (spec 1.7.2): LINK SEND, 1:All…, select both, TRANSMIT.
     let mut recv = tilink::ReceiveVars::new(tilink::MID_COMPUTER, tilink::Timing::default());
     let mut got = None;
-    let mut side = |ep: &mut tilink::TimedPort| match recv.poll(ep) {
-        tilink::Progress::Pending(w) => w,
-        tilink::Progress::Done(r) => {
-            got.get_or_insert(r);
-            tilink::Wake::NEVER
-        }
-    };
+    let mut side = polling(|ep| recv.poll(ep), &mut got);
     let keys = [
         Key::Clear,
         Key::Second,
@@ -360,6 +354,7 @@ fn a_computer_sends_into_receive_and_takes_what_the_calculator_sends() {
         Key::Enter,
     ];
     computer_session(&mut calc, &mut side, &keys, 3_000);
+    drop(side);
     let got = got.expect("received").expect("cleanly");
     let names: Vec<String> = got.vars.iter().map(|v| v.display_name()).collect();
     assert_eq!(names.len(), 2, "{names:?}");

@@ -243,7 +243,10 @@ fn names() {
     for bad in ["A[", "ab", "A B", "A\"", "A:", "A?"] {
         assert!(VarName::program(bad).is_err(), "{bad}");
     }
-    assert_eq!(VarName::program("thetaX1").unwrap().0[..3], [0x5B, b'X', b'1']);
+    assert_eq!(
+        VarName::program("thetaX1").unwrap().0[..3],
+        [0x5B, b'X', b'1']
+    );
     for (ty, s) in [
         (VarType::List, "L1"),
         (VarType::Matrix, "[A]"),

@@ -48,3 +48,18 @@ pub fn with_computer(
         pc.run(calc, until, &mut *side);
     }
 }
+
+/// A computer's side for [`with_computer`]: polls a link sequence (`poll`) and keeps its
+/// result in `out` once it ends.
+pub fn polling<'a, T>(
+    mut poll: impl FnMut(&mut tilink::TimedPort) -> tilink::Progress<T> + 'a,
+    out: &'a mut Option<Result<T, tilink::LinkError>>,
+) -> impl FnMut(&mut tilink::TimedPort) -> tilink::Wake + 'a {
+    move |ep| match poll(ep) {
+        tilink::Progress::Pending(w) => w,
+        tilink::Progress::Done(r) => {
+            out.get_or_insert(r);
+            tilink::Wake::NEVER
+        }
+    }
+}
