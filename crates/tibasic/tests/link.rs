@@ -2,7 +2,7 @@
 //! other `Get(`s it with the silent request, through the real bit protocol on the wires.
 
 mod common;
-use common::{polling, with_computer};
+use common::{commands, polling, with_computer};
 
 use ti82_machine::cable;
 use ti82_machine::{Calc, Key};
@@ -115,17 +115,6 @@ fn get_with_nobody_answering_leaves_the_variable_unchanged() {
     let (_a, b) = two_threads(a, b, sa, sb);
     assert_eq!(read_list(b.ram(), 1), Some(vec![Real::from_i64(9)]));
     assert!(text(&b).iter().any(|l| l.ends_with("9")), "{:?}", text(&b));
-}
-
-/// The link log's commands, in order.
-fn commands(calc: &Calc) -> Vec<String> {
-    tilink::log::packets_from_levels(calc.hardware().link.log())
-        .iter()
-        .map(|p| match &p.packet {
-            Ok(pk) => pk.cmd.to_string(),
-            Err(e) => format!("broken: {e}"),
-        })
-        .collect()
 }
 
 /// Starts `name` alone (no cable yet) and lets it reach its first `Pause`.

@@ -18,17 +18,6 @@ fn calc_with(programs: &[(&str, &str)]) -> Calc {
     calc
 }
 
-/// The commands on a calculator's wire, in order.
-fn commands(calc: &Calc) -> Vec<String> {
-    tilink::log::packets_from_levels(calc.hardware().link.log())
-        .iter()
-        .map(|p| match &p.packet {
-            Ok(pk) => pk.cmd.to_string(),
-            Err(e) => format!("broken: {e}"),
-        })
-        .collect()
-}
-
 fn program(calc: &Calc, name: &str) -> Option<Vec<u8>> {
     let name = VarName::program(name).unwrap();
     tifiles::vat::read(calc.ram(), VarType::Program, &name)
@@ -78,6 +67,18 @@ fn receive_then_send_program(p: &mut Pair, nth: usize) {
     p.keys(false, &[Key::K2]);
     p.keys(false, &vec![Key::Down; nth]);
     p.keys(false, &[Key::Enter, Key::Right, Key::K1]);
+}
+
+/// A (holding GAME) in RECEIVE, B sending its own GAME: A's DuplicateName question is up.
+/// Returns the pair and the bytes of B's GAME.
+fn at_the_duplicate_question() -> (Pair, Vec<u8>) {
+    let a = calc_with(&[("GAME", "Disp 1")]);
+    let b = calc_with(&[("GAME", "Disp 2")]);
+    let new = program(&b, "GAME").unwrap();
+    let mut p = Pair::new(a, b);
+    receive_then_send_program(&mut p, 0);
+    p.run(1_000);
+    (p, new)
 }
 
 #[test]
@@ -149,14 +150,13 @@ fn the_link_menus_and_a_program_sent_between_two_calculators() {
 
 #[test]
 fn duplicate_names_rename_overwrite_omit_and_quit() {
-    let a = calc_with(&[("GAME", "Disp 1")]);
-    let b = calc_with(&[("GAME", "Disp 2")]);
-    let (old, new) = (program(&a, "GAME").unwrap(), program(&b, "GAME").unwrap());
-    let mut p = Pair::new(a, b);
-
     // The name is taken: A asks, and B waits for the answer as long as it takes.
-    receive_then_send_program(&mut p, 0);
-    p.run(1_000);
+    let (mut p, new) = at_the_duplicate_question();
+    let old = tibasic::firmware::program_var("GAME", tifiles::tokenize_source("Disp 1").unwrap())
+        .unwrap()
+        .data
+        .to_bytes();
+    assert_eq!(program(&p.a, "GAME").as_ref(), Some(&old));
     let g = glass(&p.a);
     assert_eq!(
         &g[..5],
@@ -468,12 +468,7 @@ fn a_variable_that_just_fits_is_taken() {
 
 #[test]
 fn a_save_state_taken_at_the_duplicate_question_resumes_it() {
-    let a = calc_with(&[("GAME", "Disp 1")]);
-    let b = calc_with(&[("GAME", "Disp 2")]);
-    let new = program(&b, "GAME").unwrap();
-    let mut p = Pair::new(a, b);
-    receive_then_send_program(&mut p, 0);
-    p.run(1_000);
+    let (p, new) = at_the_duplicate_question();
     assert_eq!(glass(&p.a)[0], "DuplicateName");
     // Both calculators saved and restored into fresh ones, mid-transfer.
     let (sa, sb) = (p.a.state_bytes(), p.b.state_bytes());
@@ -495,12 +490,7 @@ fn a_save_state_taken_at_the_duplicate_question_resumes_it() {
 /// first): ALPHA's space, `"`, `:` and `?` type nothing there, as in PRGM NEW.
 #[test]
 fn rename_types_only_what_a_program_name_may_hold() {
-    let a = calc_with(&[("GAME", "Disp 1")]);
-    let b = calc_with(&[("GAME", "Disp 2")]);
-    let new = program(&b, "GAME").unwrap();
-    let mut p = Pair::new(a, b);
-    receive_then_send_program(&mut p, 0);
-    p.run(1_000);
+    let (mut p, new) = at_the_duplicate_question();
     p.keys(true, &[Key::K1]);
     // N, then ALPHA's space, ", : and ?, then ALPHA off: 7.
     p.keys(true, &[Key::Log, Key::K0, Key::Add, Key::Dot, Key::Neg]);

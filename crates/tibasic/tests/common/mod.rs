@@ -63,3 +63,14 @@ pub fn polling<'a, T>(
         }
     }
 }
+
+/// The commands on a calculator's wire, in order (its link log decoded).
+pub fn commands(calc: &Calc) -> Vec<String> {
+    tilink::log::packets_from_levels(calc.hardware().link.log())
+        .iter()
+        .map(|p| match &p.packet {
+            Ok(pk) => pk.cmd.to_string(),
+            Err(e) => format!("broken: {e}"),
+        })
+        .collect()
+}
