@@ -11,8 +11,9 @@
 //! checked-in corpus in `xtask/fuzz/corpus/TARGET/` seeds every run; `cargo test -p xtask`
 //! runs every target on both folders, so each finding stays a regression test.
 //!
-//! No coverage feedback: cargo-fuzz needs its own install and an instrumented build, which
-//! would take CI minutes; see docs/reliability.md.
+//! That loop has no coverage feedback. `--engine libfuzzer` runs the same targets, seeds and
+//! finding folders under libFuzzer instead, coverage-guided (`fuzz/libfuzzer.rs`); see
+//! docs/reliability.md.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -24,6 +25,7 @@ use ti82_machine::{Calc, Key, RomFirmware, RomImage};
 use tibasic::firmware::{install, program_var, start_program, BasicFirmware};
 use tifiles::fuzz::{mutate, Rng};
 
+pub mod libfuzzer;
 mod netlink_wire;
 
 /// One boundary to fuzz.
@@ -170,7 +172,7 @@ fn selftest() -> Target {
     }
 }
 
-fn find(name: &str) -> Option<Target> {
+pub fn find(name: &str) -> Option<Target> {
     targets()
         .into_iter()
         .chain([selftest()])
@@ -694,10 +696,21 @@ fn key_scripts(bytes: &[u8]) {
 struct Outcome {
     execs: u64,
     finding: Option<PathBuf>,
+    /// Edges covered at the end (the libFuzzer engine only).
+    coverage: Option<u64>,
+}
+
+/// Which fuzzer drives the targets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Engine {
+    /// libFuzzer, coverage-guided, over an instrumented build (needs a C++ compiler).
+    Libfuzzer,
+    /// This module's own seeded mutation loop: no instrumentation, no extra build.
+    Mutate,
 }
 
 /// `cargo xtask fuzz`: every target (or one) for `secs` seconds each, in child processes.
-pub fn run(target: Option<&str>, secs: u64, seed: u64) -> Result<()> {
+pub fn run(target: Option<&str>, secs: u64, seed: u64, engine: Engine) -> Result<()> {
     let all = targets();
     let one;
     let chosen: Vec<&Target> = match target {
@@ -713,23 +726,31 @@ pub fn run(target: Option<&str>, secs: u64, seed: u64) -> Result<()> {
         }
         None => all.iter().collect(),
     };
+    let bin = match engine {
+        Engine::Libfuzzer => Some(libfuzzer::build()?),
+        Engine::Mutate => None,
+    };
     let mut findings = Vec::new();
     println!(
-        "{:<14} {:>12} {:>8}  result",
-        "target", "executions", "seconds"
+        "{:<14} {:>12} {:>8} {:>8}  result ({engine:?})",
+        "target", "executions", "seconds", "edges"
     );
     for t in chosen {
         let t0 = Instant::now();
-        let o = run_child(t.name, secs, seed)?;
+        let o = match &bin {
+            Some(b) => libfuzzer::run_target(b, t, secs, seed)?,
+            None => run_child(t.name, secs, seed)?,
+        };
         let result = match &o.finding {
             Some(p) => format!("FINDING saved as {}", p.display()),
             None => "clean".to_string(),
         };
         println!(
-            "{:<14} {:>12} {:>8.1}  {result}",
+            "{:<14} {:>12} {:>8.1} {:>8}  {result}",
             t.name,
             o.execs,
-            t0.elapsed().as_secs_f64()
+            t0.elapsed().as_secs_f64(),
+            o.coverage.map_or("-".to_string(), |c| c.to_string())
         );
         if let Some(p) = o.finding {
             findings.push(p);
@@ -806,12 +827,14 @@ fn run_child(name: &str, secs: u64, seed: u64) -> Result<Outcome> {
         Some(s) if s.success() => Ok(Outcome {
             execs,
             finding: None,
+            coverage: None,
         }),
         _ if saved.is_some() => {
             eprintln!("{name}: {}", last_lines(&stderr, 12));
             Ok(Outcome {
                 execs,
                 finding: saved,
+                coverage: None,
             })
         }
         _ => {
@@ -838,6 +861,7 @@ fn run_child(name: &str, secs: u64, seed: u64) -> Result<Outcome> {
             Ok(Outcome {
                 execs,
                 finding: Some(save_crash(name, &input)?),
+                coverage: None,
             })
         }
     }

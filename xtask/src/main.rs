@@ -86,6 +86,10 @@ enum Command {
         /// Seed of the deterministic mutation.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// The fuzzer: libFuzzer (coverage-guided, instrumented build) or the built-in
+        /// mutation loop.
+        #[arg(long, value_enum, default_value_t = fuzz::Engine::Libfuzzer)]
+        engine: fuzz::Engine,
         /// List the targets and what each covers.
         #[arg(long)]
         list: bool,
@@ -126,6 +130,7 @@ fn main() -> Result<()> {
             target,
             time,
             seed,
+            engine,
             list,
             child,
             record,
@@ -138,7 +143,7 @@ fn main() -> Result<()> {
             } else if child {
                 fuzz::child(target.as_deref().unwrap_or(""), time, seed, record)
             } else {
-                fuzz::run(target.as_deref(), time, seed)
+                fuzz::run(target.as_deref(), time, seed, engine)
             }
         }
     }

@@ -1,15 +1,26 @@
 //! The fuzz driver catches what kills a target and saves the input that did it: a panic
 //! (caught in the child), an abort and a stack overflow (the child dies; the parent replays
-//! the seed with every input recorded first).
+//! the seed with every input recorded first). The same for the libFuzzer engine (ignored by
+//! default: they build the instrumented binary, minutes; CI runs them with `--ignored`), and
+//! that engine's coverage feedback reaches a finding blind mutation does not.
 
 use std::process::Command;
 
 fn finds(mode: &str) {
-    let dir = std::env::temp_dir().join(format!("xtask-fuzz-driver-{}-{mode}", std::process::id()));
+    finds_with("mutate", mode, 1);
+}
+
+fn finds_with(engine: &str, mode: &str, secs: u32) {
+    let dir = std::env::temp_dir().join(format!(
+        "xtask-fuzz-driver-{}-{engine}-{mode}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
-        .args(["fuzz", "selftest", "--time", "1"])
+        .args(["fuzz", "selftest", "--engine", engine, "--time"])
+        .arg(secs.to_string())
         .env("XTASK_FUZZ_SELFTEST", mode)
+        .env("XTASK_FUZZ_WORK", dir.join("work"))
         .env("XTASK_FUZZ_CRASHES", &dir)
         .output()
         .expect("xtask runs");
@@ -44,7 +55,7 @@ fn a_stack_overflow_is_replayed_and_its_input_saved() {
 #[test]
 fn a_clean_run_reports_its_executions() {
     let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
-        .args(["fuzz", "selftest", "--time", "1"])
+        .args(["fuzz", "selftest", "--engine", "mutate", "--time", "1"])
         .env("XTASK_FUZZ_SELFTEST", "fine")
         .output()
         .expect("xtask runs");
@@ -57,4 +68,55 @@ fn a_clean_run_reports_its_executions() {
     let execs: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
     assert!(execs > 1000, "{line}");
     assert!(line.ends_with("clean"), "{line}");
+}
+
+#[test]
+#[ignore = "builds the instrumented libFuzzer binary (minutes); CI runs it"]
+fn libfuzzer_saves_the_input_of_a_panic() {
+    finds_with("libfuzzer", "panic", 5);
+}
+
+#[test]
+#[ignore = "builds the instrumented libFuzzer binary (minutes); CI runs it"]
+fn libfuzzer_saves_the_input_of_an_abort() {
+    finds_with("libfuzzer", "abort", 5);
+}
+
+/// libFuzzer's handlers cannot run on an overflowed stack; the replay saves the input.
+#[test]
+#[ignore = "builds the instrumented libFuzzer binary (minutes); CI runs it"]
+fn libfuzzer_replays_a_stack_overflow_and_saves_its_input() {
+    finds_with("libfuzzer", "overflow", 5);
+}
+
+/// Coverage feedback: from the one seed `fine`, libFuzzer's comparison tracing reaches the
+/// selftest's `panic`/`abort`/`overflow` branches, which the blind mutation loop does not in
+/// its run above (`a_clean_run_reports_its_executions`: five exact bytes out of 2^40).
+#[test]
+#[ignore = "builds the instrumented libFuzzer binary (minutes); CI runs it"]
+fn libfuzzer_coverage_feedback_reaches_a_guarded_branch() {
+    let dir = std::env::temp_dir().join(format!("xtask-fuzz-driver-{}-cov", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(["fuzz", "selftest", "--engine", "libfuzzer", "--time", "60"])
+        .env("XTASK_FUZZ_SELFTEST", "fine")
+        .env("XTASK_FUZZ_WORK", dir.join("work"))
+        .env("XTASK_FUZZ_CRASHES", &dir)
+        .output()
+        .expect("xtask runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stdout.contains("FINDING"), "{stdout}\n{stderr}");
+    let saved: Vec<Vec<u8>> = std::fs::read_dir(dir.join("selftest"))
+        .expect("a crash folder")
+        .flatten()
+        .map(|e| std::fs::read(e.path()).unwrap())
+        .collect();
+    assert!(
+        saved
+            .iter()
+            .any(|s| [&b"panic"[..], b"abort", b"overflow"].contains(&s.as_slice())),
+        "{saved:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
