@@ -42,15 +42,21 @@ fn table() -> &'static HashMap<CellBits, &'static str> {
 /// The text of the glass whose pixel at column `x`, row `y` is `dark(x, y)`: 8 lines of 16
 /// cells, unknown cells as `?`.
 pub fn read(dark: impl Fn(usize, usize) -> bool) -> Vec<String> {
+    read_strip(dark, 0, CELLS)
+}
+
+/// Like [`read`], for a strip of `cells` cells whose first starts at pixel column `x0`
+/// (screens whose text is not on the home screen's grid, such as the list editor's columns).
+pub fn read_strip(dark: impl Fn(usize, usize) -> bool, x0: usize, cells: usize) -> Vec<String> {
     let t = table();
     (0..LINES)
         .map(|line| {
-            (0..CELLS)
+            (0..cells)
                 .map(|cell| {
                     let mut bits: CellBits = [0; LARGE_HEIGHT];
                     for (dy, row) in bits.iter_mut().enumerate() {
                         for dx in 0..LARGE_WIDTH {
-                            if dark(cell * LARGE_WIDTH + dx, line * LARGE_HEIGHT + dy) {
+                            if dark(x0 + cell * LARGE_WIDTH + dx, line * LARGE_HEIGHT + dy) {
                                 *row |= 0x20 >> dx;
                             }
                         }

@@ -373,7 +373,7 @@ impl<'a> Os<'a> {
         VarName::from_bytes(&[PREFIX_MATRIX, k])
     }
 
-    fn set_list(&mut self, k: u8, l: Vec<Real>) -> Result<(), ErrorKind> {
+    pub(crate) fn set_list(&mut self, k: u8, l: Vec<Real>) -> Result<(), ErrorKind> {
         if l.len() > MAX_LIST {
             return Err(ErrorKind::InvalidDim);
         }

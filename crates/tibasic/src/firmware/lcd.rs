@@ -34,6 +34,10 @@ impl BasicFirmware {
                     e.draw(&mut img);
                 }
             }
+            Shell::StatEdit(ed) => {
+                let lists = Self::editor_lists(hw);
+                ed.draw(&lists, self.st.modes.format(), &mut img);
+            }
             Shell::Mode(cursor) => {
                 // The cursor blinks at about 2 Hz (the key scan runs at 100 Hz).
                 let blink = self.indicator < 50;

@@ -21,6 +21,7 @@ impl BasicFirmware {
             (Shift::Second, Key::Math) => "TEST",
             (Shift::Second, Key::Matrx) => "ANGLE",
             (Shift::None, Key::Matrx) => "MATRX",
+            (Shift::None, Key::Stat) => "STAT",
             (Shift::Second, Key::Stat) => "LIST",
             (Shift::Second, Key::Prgm) => "DRAW",
             (Shift::None, Key::Vars) => "VARS",
@@ -82,6 +83,14 @@ impl BasicFirmware {
                 }
                 back(self, hw);
             }
+            // Only the home screen opens a screen from a menu (STAT's `Edit…`); elsewhere the
+            // item does nothing [I].
+            CatalogAction::Open(screen) if from == CatalogFrom::Home => {
+                if screen == crate::shell::catalog::LIST_EDITOR {
+                    self.open_list_editor();
+                }
+            }
+            CatalogAction::Open(_) => {}
             CatalogAction::Close => back(self, hw),
             // 2nd QUIT from a program's `Input` or the editor only closes the menu.
             CatalogAction::Quit if from != CatalogFrom::Home => back(self, hw),

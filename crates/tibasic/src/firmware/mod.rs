@@ -33,6 +33,7 @@ use crate::shell::editor::{Editor, EditorAction};
 use crate::shell::link::{LinkAction, LinkScreen, Phase};
 use crate::shell::mem::{MemAction, MemScreen};
 use crate::shell::mode::{ModeAction, ModeCursor};
+use crate::shell::stat::ListEditor;
 use crate::token::*;
 use crate::value::{ErrorKind, Value};
 
@@ -43,6 +44,7 @@ mod link;
 mod menus;
 mod power;
 mod program;
+mod stat;
 mod state;
 
 use home::key_token;
@@ -83,6 +85,8 @@ enum Shell {
     },
     /// The program editor (its state: `BasicFirmware::editor`).
     Editor,
+    /// The statistics list editor (STAT › EDIT › `1:Edit…`).
+    StatEdit(ListEditor),
 }
 
 /// A pending key modifier.
@@ -267,6 +271,7 @@ impl BasicFirmware {
             Shell::Mode(cursor) => self.key_mode(k, cursor),
             Shell::Catalog { cur, from } => self.key_catalog(hw, k, cur, from),
             Shell::Editor => self.key_editor(hw, k),
+            Shell::StatEdit(ed) => self.key_list_editor(hw, k, ed),
             Shell::Running => {
                 if let Status::Waiting(w) = self.interp.status() {
                     self.key_wait(hw, k, w);

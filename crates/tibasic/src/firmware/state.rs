@@ -80,6 +80,10 @@ impl BasicFirmware {
                 });
             }
             Shell::Editor => w.u8(8),
+            Shell::StatEdit(ed) => {
+                w.u8(9);
+                ed.save(w);
+            }
             Shell::Mode(c) => {
                 w.u8(5);
                 w.u32(c.row as u32);
@@ -222,6 +226,7 @@ impl BasicFirmware {
             4 => Shell::Link(LinkScreen::load(&mut r)?),
             6 => Shell::Mem(MemScreen::load(&mut r)?),
             8 => Shell::Editor,
+            9 => Shell::StatEdit(crate::shell::stat::ListEditor::load(&mut r)?),
             7 => {
                 let cur = CatalogCursor {
                     menu: r.u32()? as usize,

@@ -11,13 +11,54 @@ use tifiles::tokens::{detokenize, Spelling};
 use crate::font;
 use crate::screen::SCREEN_BYTES;
 
-/// A menu item: a token it types, or another menu it opens (VARS' `Window…`).
+/// A menu item: a token it types, another menu it opens (VARS' `Window…`), or a screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Item {
     Token(&'static [u8]),
     /// The item's text and the `name` of the menu it opens.
     Menu(&'static str, &'static str),
+    /// The item's text and the screen it opens (STAT's `Edit…`).
+    Screen(&'static str, &'static str),
 }
+
+/// The screen STAT › EDIT › `1:Edit…` opens.
+pub const LIST_EDITOR: &str = "list editor";
+/// The screen STAT › CALC › `3:SetUp…` would open (not built yet: the statistics issue).
+pub const STAT_SETUP: &str = "stat setup";
+
+/// STAT (the STAT key): the list editor and the list commands, the statistics. The CALC
+/// items' order after `3:SetUp…` is recalled, not from a TI-82 listing [I].
+pub const STAT: Catalog = Catalog {
+    name: "STAT",
+    tabs: &[
+        (
+            "EDIT",
+            &[
+                Item::Screen("Edit…", LIST_EDITOR),
+                T(&[0xE3]),
+                T(&[0xE4]),
+                T(&[0xFA]),
+            ],
+        ),
+        (
+            "CALC",
+            &[
+                T(&[0xF2]),
+                T(&[0xF3]),
+                Item::Screen("SetUp…", STAT_SETUP),
+                T(&[0xF8]),
+                T(&[0xFF]),
+                T(&[0xF9]),
+                T(&[0x2E]),
+                T(&[0x2F]),
+                T(&[0xF4]),
+                T(&[0xF6]),
+                T(&[0xF5]),
+                T(&[0xF7]),
+            ],
+        ),
+    ],
+};
 
 use Item::Token as T;
 
@@ -360,7 +401,7 @@ pub const Y_ON_OFF: Catalog = Catalog {
 };
 
 /// Every menu (a cursor keeps its place here; keys and items name them).
-pub const CATALOGS: [&Catalog; 19] = [
+pub const CATALOGS: [&Catalog; 20] = [
     &MATH,
     &TEST,
     &ANGLE,
@@ -380,6 +421,7 @@ pub const CATALOGS: [&Catalog; 19] = [
     &Y_PARAMETRIC,
     &Y_POLAR,
     &Y_ON_OFF,
+    &STAT,
 ];
 
 /// Where a menu was opened from, so choosing an item types into that line.
@@ -397,7 +439,7 @@ pub fn label(item: &Item) -> String {
     match item {
         // (The TI-82's character set has no subscript n: `Uₙ` shows as `Un` here [I].)
         Item::Token(t) => detokenize(t, Spelling::Display).trim().replace('ₙ', "n"),
-        Item::Menu(title, _) => title.to_string(),
+        Item::Menu(title, _) | Item::Screen(title, _) => title.to_string(),
     }
 }
 
@@ -416,6 +458,8 @@ pub enum CatalogAction {
     None,
     /// Type this token and close the menu.
     Type(&'static [u8]),
+    /// Open this screen (an [`Item::Screen`]).
+    Open(&'static str),
     /// Close the menu without typing.
     Close,
     /// 2nd QUIT: to the home screen.
@@ -488,6 +532,7 @@ impl CatalogCursor {
                 }
                 CatalogAction::None
             }
+            Item::Screen(_, screen) => CatalogAction::Open(screen),
         }
     }
 

@@ -6,6 +6,7 @@ pub mod editor;
 pub mod link;
 pub mod mem;
 pub mod mode;
+pub mod stat;
 
 use ti82_machine::Key;
 
