@@ -962,6 +962,25 @@ mod tests {
         }
     }
 
+    /// docs/reliability.md's table of targets names exactly the targets there are.
+    #[test]
+    fn the_documented_targets_are_the_targets() {
+        let doc = std::fs::read_to_string(root().join("docs/reliability.md")).unwrap();
+        let mut documented: Vec<&str> = doc
+            .lines()
+            .filter_map(|l| l.strip_prefix("| `"))
+            .filter_map(|l| l.split_once("` |"))
+            .map(|(name, _)| name)
+            // (The bounds table's rows start with names like `Prompt`.)
+            .filter(|name| name.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+            .collect();
+        let mut names: Vec<&str> = targets().iter().map(|t| t.name).collect();
+        documented.sort();
+        documented.dedup();
+        names.sort();
+        assert_eq!(documented, names);
+    }
+
     /// Each target's seeds run clean (a quick smoke run of every boundary).
     #[test]
     fn seeds_run_clean() {
