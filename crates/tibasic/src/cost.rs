@@ -63,6 +63,10 @@ pub const LABEL_BYTE: u64 = 60;
 pub const GETKEY: u64 = 0;
 /// `rand`: the two-seed generator.
 pub const RAND: u64 = 60_000;
+/// A statistics command's fixed part and its part per data point: estimates, not calibrated
+/// (no published TI-82 timing of `1-Var Stats` was found) [I].
+pub const STAT: u64 = 600_000;
+pub const STAT_POINT: u64 = 60_000;
 /// Formatting a number for display: fixed part.
 pub const NUMBER_FORMAT: u64 = 0;
 /// Formatting a number for display: per character produced [U].

@@ -31,6 +31,10 @@ pub trait Env {
     /// `pxl-Test(row,col)` on the graph screen.
     fn pixel(&mut self, row: i64, col: i64) -> Result<bool, ErrorKind>;
     fn degrees(&self) -> bool;
+    /// A statistics variable (`62h` `k`): the last statistics command's result.
+    fn stat(&mut self, k: u8) -> Result<Real, ErrorKind> {
+        Err(ErrorKind::Unsupported(format!("token 62 {k:02X}")))
+    }
     /// Charge `t` T-states of evaluation work (see `crate::cost`).
     fn charge(&mut self, _t: u64) {}
 }
@@ -134,6 +138,10 @@ pub fn eval<E: Env>(env: &mut E, e: &Expr) -> Result<Value, ErrorKind> {
         // Pictures and graph databases are named by number in StorePic/RecallPic and
         // StoreGDB/RecallGDB; as a value they are not a real, list or matrix [U].
         Expr::Unsupported(PREFIX_PIC | PREFIX_GDB, _) => return Err(ErrorKind::DataType),
+        // RegEQ (01) is an equation and 𝑛 (21) a sequence variable: with graphing.
+        Expr::Unsupported(PREFIX_STAT, k) if (0x02..=0x20).contains(k) => {
+            Value::Real(env.stat(*k)?)
+        }
         Expr::Unsupported(b1, b2) => {
             return Err(ErrorKind::Unsupported(format!("token {b1:02X} {b2:02X}")));
         }

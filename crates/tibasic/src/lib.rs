@@ -19,5 +19,6 @@ pub mod rand;
 pub mod real;
 pub mod screen;
 pub mod shell;
+pub mod stats;
 pub mod token;
 pub mod value;

@@ -145,6 +145,11 @@ pub struct OsState {
     pub entry_shown: crate::conv::Form,
     /// Where recently used variables' VAT entries were (a hint, always re-checked).
     pub vat_hints: Vec<(VarType, VarName, u16)>,
+    /// The statistics variables the last statistics command set (`62h` second bytes), none
+    /// before the first; a variable the last command did not set is undefined.
+    pub stats: Vec<(u8, Real)>,
+    /// The entry just run showed statistics results: no answer after them.
+    pub results_shown: bool,
 }
 
 /// The calculator during one interpreter step.
@@ -525,6 +530,59 @@ impl<'a> Os<'a> {
     }
 
     /// Writes a line of text on the home screen at the cursor row (`Disp` semantics).
+    /// A statistics command: its lists (by default L1, and L2 for two variables), the
+    /// results into the statistics variables, and the results on the home screen, one
+    /// `name=value` line each after the title (and the regression's form).
+    fn statistics(&mut self, c: crate::stats::Calc, args: Vec<Value>) -> Result<(), ErrorKind> {
+        use crate::stats;
+        let mut lists = Vec::with_capacity(args.len());
+        for a in args {
+            match a {
+                Value::List(l) => lists.push(l),
+                _ => return Err(ErrorKind::DataType),
+            }
+        }
+        let wanted = c.lists();
+        if lists.is_empty() {
+            for k in 0..wanted as u8 {
+                lists.push(self.list(k)?);
+            }
+        }
+        if lists.len() != wanted && lists.len() != wanted + 1 {
+            return Err(ErrorKind::Argument);
+        }
+        let f = (lists.len() > wanted).then(|| lists.pop().unwrap_or_default());
+        let points = lists[0].len() as u64;
+        let r = if c == stats::Calc::OneVar {
+            let x = lists.pop().unwrap_or_default();
+            stats::one_var(x, f)?
+        } else {
+            let y = lists.pop().unwrap_or_default();
+            let x = lists.pop().unwrap_or_default();
+            stats::regression(c, x, y, f)?
+        };
+        // A statistics command leaves only its own results defined [I].
+        self.st.stats = r.vars.clone();
+        self.charge(cost::STAT + cost::STAT_POINT * points);
+        let f = self.st.modes.format();
+        let mut lines = vec![font::encode(r.title).unwrap_or_default()];
+        if let Some(form) = r.form {
+            lines.push(font::encode(form).unwrap_or_default());
+        }
+        for (k, v) in &r.vars {
+            let mut line = string_codes(&[PREFIX_STAT, *k]);
+            line.push(b'=');
+            line.extend(number_codes(*v, f));
+            lines.push(line);
+        }
+        for l in lines {
+            self.home_line(&l, false);
+        }
+        self.st.results_shown = true;
+        self.show_home();
+        Ok(())
+    }
+
     pub fn home_line(&mut self, codes: &[u8], right: bool) {
         self.show_home();
         let ram = self.hw.mem.ram_mut();
@@ -673,6 +731,15 @@ impl Env for Os<'_> {
 
     fn degrees(&self) -> bool {
         self.st.modes.degrees
+    }
+
+    fn stat(&mut self, k: u8) -> Result<Real, ErrorKind> {
+        self.st
+            .stats
+            .iter()
+            .find(|(v, _)| *v == k)
+            .map(|(_, r)| *r)
+            .ok_or(ErrorKind::Undefined)
     }
 
     fn charge(&mut self, t: u64) {
@@ -839,6 +906,10 @@ impl Sys for Os<'_> {
             let bytes: &[u8] = if is_prefix(tok) { &[tok, tok2] } else { &[tok] };
             ErrorKind::Unsupported(detokenize(bytes, Spelling::Display).trim().to_string())
         };
+        if let Some(c) = crate::stats::Calc::of_token(tok) {
+            self.statistics(c, args)?;
+            return Ok(Step::Continue);
+        }
         match (tok, argc) {
             (CLR_DRAW, 0) => self.clear_draw(),
             (DISP_GRAPH, 0) => {

@@ -65,6 +65,8 @@ pub enum ErrorKind {
     TolNotMet,
     /// `solve(` found no sign change.
     NoSignChange,
+    /// Statistics on data they cannot use (no points, all x equal, too few for the fit).
+    Stat,
     /// A command or function this runtime does not implement, by its token text.
     Unsupported(String),
 }
@@ -96,6 +98,7 @@ impl ErrorKind {
             ErrorKind::Bound => "BOUND",
             ErrorKind::TolNotMet => "TOL NOT MET",
             ErrorKind::NoSignChange => "NO SIGN CHNG",
+            ErrorKind::Stat => "STAT",
             ErrorKind::Unsupported(_) => "UNSUPPORTED",
         }
     }
@@ -128,6 +131,7 @@ impl ErrorKind {
             ErrorKind::Bound,
             ErrorKind::TolNotMet,
             ErrorKind::NoSignChange,
+            ErrorKind::Stat,
         ];
         all.into_iter()
             .find(|k| k.to_string() == text)

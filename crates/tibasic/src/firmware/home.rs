@@ -77,7 +77,10 @@ impl BasicFirmware {
     pub(super) fn finished(&mut self, hw: &mut Hardware, from_entry: bool) {
         self.shell = Shell::Home;
         let mut os = Self::os(&mut self.st, hw);
-        if from_entry {
+        let results_shown = std::mem::take(&mut os.st.results_shown);
+        if from_entry && results_shown {
+            // A typed statistics command: its results are the answer, already shown.
+        } else if from_entry {
             if let Ok(v) = os.ans() {
                 let shown = os.st.entry_shown;
                 for (codes, right) in value_lines(&v, os.st.modes.format(), shown) {

@@ -5,7 +5,7 @@ use super::*;
 
 impl BasicFirmware {
     pub(super) fn save(&self, w: &mut StateWriter) {
-        w.u8(6); // format version of this firmware's state
+        w.u8(7); // format version of this firmware's state
         self.interp.save(w);
         let s = &self.st;
         w.u8(match s.shown {
@@ -150,15 +150,22 @@ impl BasicFirmware {
         w.bool(self.off);
         w.u64(self.last_activity);
         w.u64(self.contrast_shown_until);
+        w.u32(self.st.stats.len() as u32);
+        for (k, v) in &self.st.stats {
+            w.u8(*k);
+            w.bytes(&v.to_bcd());
+        }
+        w.bool(self.st.results_shown);
     }
 
     pub(super) fn load(&mut self, data: &[u8]) -> Result<(), StateError> {
         let mut r = StateReader::new(data);
         let mut f = BasicFirmware::new();
         // Version 1 had no `Send(` sender, version 2 no LINK screens, version 3 no MODE
-        // screen, version 4 no program editor, version 5 no power state.
+        // screen, version 4 no program editor, version 5 no power state, version 6 no
+        // statistics variables.
         let version = r.u8()?;
-        if !(1..=6).contains(&version) {
+        if !(1..=7).contains(&version) {
             return Err(StateError::Corrupt(
                 "unknown TI-BASIC runtime state version",
             ));
@@ -334,6 +341,25 @@ impl BasicFirmware {
             // The idle count starts at the save (the next key scan is a moment after it),
             // not at power-on.
             f.last_activity = f.next_scan;
+        }
+        if version >= 7 {
+            let n = r.u32()? as usize;
+            if n > 0x20 {
+                return Err(StateError::Corrupt("statistics variable count"));
+            }
+            for _ in 0..n {
+                let k = r.u8()?;
+                let bcd: [u8; 9] = r
+                    .bytes()?
+                    .try_into()
+                    .map_err(|_| StateError::Corrupt("statistics variable"))?;
+                let v = Real::from_bcd(bcd).map_err(|_| StateError::Corrupt("statistics value"))?;
+                if !(0x02..=0x20).contains(&k) {
+                    return Err(StateError::Corrupt("statistics variable"));
+                }
+                f.st.stats.push((k, v));
+            }
+            f.st.results_shown = r.bool()?;
         }
         r.done()?;
         f.validate()?;
