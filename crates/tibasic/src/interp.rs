@@ -45,6 +45,12 @@ pub trait Sys: Env {
     fn output(&mut self, row: i64, col: i64, v: &Value) -> Result<(), ErrorKind>;
     /// A graphics, list, mode or link command. May ask the interpreter to wait.
     fn command(&mut self, tok: u8, tok2: u8, args: Vec<Value>) -> Result<Step, ErrorKind>;
+    /// A drawing command whose arguments are functions of X, evaluated column by column:
+    /// `DrawF`, `DrawInv`, `Shade(`, `Tangent(`.
+    fn draw_function(&mut self, tok: u8, args: &[Expr]) -> Result<(), ErrorKind> {
+        let _ = args;
+        Err(ErrorKind::Unsupported(format!("token {tok:02X}")))
+    }
 }
 
 /// What a statement asks the firmware to do before the next one.
@@ -487,6 +493,17 @@ impl Interp {
                     .map(|t| (Some(Value::Str(prompt_text(t))), t.clone()))
                     .collect();
                 self.wait(Wait::Input(items));
+            }
+            Stmt::Command(
+                tok @ (crate::token::DRAW_F
+                | crate::token::DRAW_INV
+                | crate::token::SHADE
+                | crate::token::TANGENT),
+                _,
+                args,
+            ) => {
+                sys.draw_function(*tok, args)?;
+                self.advance();
             }
             Stmt::Command(tok @ (FILL | SORT_A | SORT_D | CLR_LIST), _, args) => {
                 list_command(sys, *tok, args)?;

@@ -22,6 +22,8 @@ use crate::screen::{self, Ink};
 use crate::token::*;
 use crate::value::{ErrorKind, Matrix, Value, MAX_DIM, MAX_LIST};
 
+mod draw;
+
 /// Window variables kept in RAM at their OS addresses (spec §7.2, §3.8): token second
 /// byte → address.
 const WINDOW_RAM: [(u8, u16); 8] = [
@@ -748,6 +750,10 @@ impl Env for Os<'_> {
 }
 
 impl Sys for Os<'_> {
+    fn draw_function(&mut self, tok: u8, args: &[crate::ast::Expr]) -> Result<(), ErrorKind> {
+        self.draw_function_command(tok, args)
+    }
+
     fn store(&mut self, target: &Target, v: Value) -> Result<(), ErrorKind> {
         match target {
             Target::Var(x) => self.set_real(*x, v.real()?),
