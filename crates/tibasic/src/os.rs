@@ -23,6 +23,8 @@ use crate::token::*;
 use crate::value::{ErrorKind, Matrix, Value, MAX_DIM, MAX_LIST};
 
 mod draw;
+mod window;
+pub use window::default_value as window_default;
 
 /// Window variables kept in RAM at their OS addresses (spec §7.2, §3.8): token second
 /// byte → address.
@@ -38,7 +40,7 @@ const WINDOW_RAM: [(u8, u16); 8] = [
 ];
 
 /// The commands [`Os::command`] carries out (with the right arguments).
-const KNOWN_COMMANDS: [u8; 33] = [
+const KNOWN_COMMANDS: [u8; 39] = [
     CLR_DRAW,
     DISP_GRAPH,
     DISP,
@@ -71,6 +73,12 @@ const KNOWN_COMMANDS: [u8; 33] = [
     SPLIT,
     FULL_SCREEN,
     ZSTANDARD,
+    ZTRIG,
+    ZDECIMAL,
+    ZSQUARE,
+    ZPREVIOUS,
+    ZOOM_STO,
+    ZOOM_RCL,
     RAND,
 ];
 
@@ -152,6 +160,10 @@ pub struct OsState {
     pub stats: Vec<(u8, Real)>,
     /// The entry just run showed statistics results: no answer after them.
     pub results_shown: bool,
+    /// The window variables without a RAM address that differ from their defaults
+    /// (`os/window.rs`), and the window before the last zoom (`ZPrevious`).
+    pub window_extra: Vec<(u8, Real)>,
+    pub zprevious: Option<[Real; 6]>,
 }
 
 /// The calculator during one interpreter step.
@@ -403,10 +415,16 @@ impl<'a> Os<'a> {
 
     /// Window variable by token second byte.
     pub fn window_get(&self, k: u8) -> Real {
-        Self::window_addr(k).map_or(Real::ZERO, |a| self.read_real_at(a))
+        match Self::window_addr(k) {
+            Some(a) => self.read_real_at(a),
+            None => self.extra_window_get(k).unwrap_or(Real::ZERO),
+        }
     }
 
     fn window_set(&mut self, k: u8, v: Real) -> Result<(), ErrorKind> {
+        if self.extra_window_set(k, v) {
+            return Ok(());
+        }
         let Some(addr) = Self::window_addr(k) else {
             return Err(ErrorKind::Unsupported(format!(
                 "window variable {}",
@@ -701,6 +719,9 @@ impl Env for Os<'_> {
     }
 
     fn window(&mut self, k: u8) -> Result<Real, ErrorKind> {
+        if let Some(v) = self.extra_window_get(k) {
+            return Ok(v);
+        }
         match Self::window_addr(k) {
             Some(a) => Ok(self.read_real_at(a)),
             None => Err(ErrorKind::Unsupported(format!(
@@ -1106,8 +1127,8 @@ impl Sys for Os<'_> {
             (SEQ_MODE, 0) => self.st.modes.graph = 3,
             (FULL_SCREEN, 0) => self.st.modes.split = false,
             (SPLIT, 0) => self.st.modes.split = true,
-            (ZSTANDARD, 0) => {
-                self.zstandard();
+            (ZSTANDARD | ZTRIG | ZDECIMAL | ZSQUARE | ZPREVIOUS | ZOOM_STO | ZOOM_RCL, 0) => {
+                self.zoom(tok)?;
             }
             // A command this runtime knows, with the wrong number of arguments.
             (PREFIX_FORMAT, _) if tok2 <= FORMAT_LABEL_OFF => return Err(ErrorKind::Argument),

@@ -156,6 +156,20 @@ impl BasicFirmware {
             w.bytes(&v.to_bcd());
         }
         w.bool(self.st.results_shown);
+        w.u32(self.st.window_extra.len() as u32);
+        for (k, v) in &self.st.window_extra {
+            w.u8(*k);
+            w.bytes(&v.to_bcd());
+        }
+        match &self.st.zprevious {
+            Some(win) => {
+                w.bool(true);
+                for v in win {
+                    w.bytes(&v.to_bcd());
+                }
+            }
+            None => w.bool(false),
+        }
     }
 
     pub(super) fn load(&mut self, data: &[u8]) -> Result<(), StateError> {
@@ -349,17 +363,32 @@ impl BasicFirmware {
             }
             for _ in 0..n {
                 let k = r.u8()?;
-                let bcd: [u8; 9] = r
-                    .bytes()?
-                    .try_into()
-                    .map_err(|_| StateError::Corrupt("statistics variable"))?;
-                let v = Real::from_bcd(bcd).map_err(|_| StateError::Corrupt("statistics value"))?;
+                let v = state_real(&mut r)?;
                 if !(0x02..=0x20).contains(&k) {
                     return Err(StateError::Corrupt("statistics variable"));
                 }
                 f.st.stats.push((k, v));
             }
             f.st.results_shown = r.bool()?;
+            let n = r.u32()? as usize;
+            if n > 0x2A {
+                return Err(StateError::Corrupt("window variable count"));
+            }
+            for _ in 0..n {
+                let k = r.u8()?;
+                let v = state_real(&mut r)?;
+                if crate::os::window_default(k).is_none() {
+                    return Err(StateError::Corrupt("window variable"));
+                }
+                f.st.window_extra.push((k, v));
+            }
+            if r.bool()? {
+                let mut win = [Real::ZERO; 6];
+                for v in win.iter_mut() {
+                    *v = state_real(&mut r)?;
+                }
+                f.st.zprevious = Some(win);
+            }
         }
         r.done()?;
         f.validate()?;
@@ -450,4 +479,13 @@ impl BasicFirmware {
         }
         Ok(())
     }
+}
+
+/// A real saved as its 9 BCD bytes.
+fn state_real(r: &mut StateReader) -> Result<Real, StateError> {
+    let bcd: [u8; 9] = r
+        .bytes()?
+        .try_into()
+        .map_err(|_| StateError::Corrupt("a saved real"))?;
+    Real::from_bcd(bcd).map_err(|_| StateError::Corrupt("a saved real"))
 }
