@@ -37,6 +37,9 @@ pub enum Expr {
     Binary(u8, Box<Expr>, Box<Expr>),
     /// A function with a parenthesised argument list (`max(`, `round(`, `seq(`...).
     Call(u8, Vec<Expr>),
+    /// A function-mode Y-variable, `Y₁`-`Y₀` (`5Eh` `10h`-`19h`): its expression's value at
+    /// the current X.
+    Equation(u8),
     /// A token this runtime cannot evaluate (1 or 2 bytes): evaluating it is an error naming it.
     Unsupported(u8, u8),
 }
@@ -54,6 +57,8 @@ pub enum Target {
     /// `{r,c}→dim [A]`
     MatDim(u8),
     Window(u8),
+    /// `"X²-2"→Y₁`
+    Equation(u8),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -31,6 +31,10 @@ pub trait Env {
     /// `pxl-Test(row,col)` on the graph screen.
     fn pixel(&mut self, row: i64, col: i64) -> Result<bool, ErrorKind>;
     fn degrees(&self) -> bool;
+    /// A Y-variable's value at the current X (`Y₁`…`Y₀`: `k` = 10h-19h).
+    fn equation(&mut self, k: u8) -> Result<Value, ErrorKind> {
+        Err(ErrorKind::Unsupported(format!("token 5E {k:02X}")))
+    }
     /// A statistics variable (`62h` `k`): the last statistics command's result.
     fn stat(&mut self, k: u8) -> Result<Real, ErrorKind> {
         Err(ErrorKind::Unsupported(format!("token 62 {k:02X}")))
@@ -138,6 +142,7 @@ pub fn eval<E: Env>(env: &mut E, e: &Expr) -> Result<Value, ErrorKind> {
         // Pictures and graph databases are named by number in StorePic/RecallPic and
         // StoreGDB/RecallGDB; as a value they are not a real, list or matrix [U].
         Expr::Unsupported(PREFIX_PIC | PREFIX_GDB, _) => return Err(ErrorKind::DataType),
+        Expr::Equation(k) => env.equation(*k)?,
         // RegEQ (01) is an equation and 𝑛 (21) a sequence variable: with graphing.
         Expr::Unsupported(PREFIX_STAT, k) if (0x02..=0x20).contains(k) => {
             Value::Real(env.stat(*k)?)

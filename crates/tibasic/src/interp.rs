@@ -290,11 +290,16 @@ impl Interp {
             }
             Stmt::Store(e, t) => {
                 let v = eval(sys, e)?;
-                if matches!(v, Value::Str(_)) {
-                    return Err(ErrorKind::DataType);
+                // A quoted expression stores only into a Y-variable (the TI-82 has no
+                // string variables); Ans keeps its value then.
+                match (&v, t) {
+                    (Value::Str(_), Target::Equation(_)) => sys.store(t, v)?,
+                    (Value::Str(_), _) => return Err(ErrorKind::DataType),
+                    _ => {
+                        sys.store(t, v.clone())?;
+                        sys.set_ans(v)?;
+                    }
                 }
-                sys.store(t, v.clone())?;
-                sys.set_ans(v)?;
                 self.advance();
             }
             Stmt::If(cond) => {
@@ -680,6 +685,7 @@ fn prompt_text(t: &Target) -> Vec<u8> {
         Target::List(k) => vec![crate::token::PREFIX_LIST, *k],
         Target::Matrix(k) => vec![crate::token::PREFIX_MATRIX, *k],
         Target::Window(k) => vec![crate::token::PREFIX_WINDOW, *k],
+        Target::Equation(k) => vec![crate::token::PREFIX_EQUATION, *k],
         _ => vec![],
     };
     s.push(crate::token::EQ);
@@ -862,6 +868,10 @@ fn put_target(w: &mut StateWriter, t: &Target) {
             w.u8(7);
             w.u8(*k);
         }
+        Target::Equation(k) => {
+            w.u8(8);
+            w.u8(*k);
+        }
     }
 }
 
@@ -873,6 +883,7 @@ fn get_target(r: &mut StateReader) -> Result<Target, StateError> {
         0 => (LETTER_A..=THETA).contains(&k),
         1..=3 => k <= 5,
         4..=6 => k <= 4,
+        8 => (0x10..=0x19).contains(&k),
         _ => true,
     };
     if !ok {
@@ -887,6 +898,7 @@ fn get_target(r: &mut StateReader) -> Result<Target, StateError> {
         5 => Target::MatElem(k, Expr::Num(get_real(r)?), Expr::Num(get_real(r)?)),
         6 => Target::MatDim(k),
         7 => Target::Window(k),
+        8 => Target::Equation(k),
         _ => return Err(StateError::Corrupt("target tag")),
     })
 }

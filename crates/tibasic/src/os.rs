@@ -23,6 +23,7 @@ use crate::token::*;
 use crate::value::{ErrorKind, Matrix, Value, MAX_DIM, MAX_LIST};
 
 mod draw;
+mod graph;
 mod window;
 pub use window::default_value as window_default;
 
@@ -164,6 +165,12 @@ pub struct OsState {
     /// (`os/window.rs`), and the window before the last zoom (`ZPrevious`).
     pub window_extra: Vec<(u8, Real)>,
     pub zprevious: Option<[Real; 6]>,
+    /// The graph must be drawn again before it is shown or drawn on (a Y-variable, the
+    /// window or a graphing mode changed since it was last drawn).
+    pub graph_dirty: bool,
+    /// How deep Y-variables are being evaluated inside each other now (not saved: zero
+    /// between statements).
+    pub equation_depth: u8,
 }
 
 /// The calculator during one interpreter step.
@@ -436,6 +443,7 @@ impl<'a> Os<'a> {
             return Err(ErrorKind::Syntax);
         }
         self.write_real_at(addr, v);
+        self.st.graph_dirty = true;
         self.update_deltas()
     }
 
@@ -503,8 +511,14 @@ impl<'a> Os<'a> {
         self.st.dirty = true;
     }
 
-    /// ClrDraw: clears the drawing and redraws the axes (if on), as the OS redraws the graph.
-    pub fn clear_draw(&mut self) {
+    /// ClrDraw: the drawings gone, the graph drawn again (the axes and the selected
+    /// functions; a function that cannot be graphed stops with its error).
+    pub fn clear_draw(&mut self) -> Result<(), ErrorKind> {
+        self.regraph()
+    }
+
+    /// The plot cleared and the axes drawn (if on).
+    fn clear_plot(&mut self) {
         self.charge(cost::CLR_DRAW);
         screen::plot_mut(self.ram_mut()).fill(0);
         if self.st.modes.axes {
@@ -756,6 +770,10 @@ impl Env for Os<'_> {
         self.st.modes.degrees
     }
 
+    fn equation(&mut self, k: u8) -> Result<Value, ErrorKind> {
+        self.equation_value(k)
+    }
+
     fn stat(&mut self, k: u8) -> Result<Real, ErrorKind> {
         self.st
             .stats
@@ -849,6 +867,10 @@ impl Sys for Os<'_> {
                 _ => Err(ErrorKind::DataType),
             },
             Target::Window(k) => self.window_set(*k, v.real()?),
+            Target::Equation(k) => match v {
+                Value::Str(tokens) => self.set_equation(*k, tokens),
+                _ => Err(ErrorKind::DataType),
+            },
         }
     }
 
@@ -937,8 +959,35 @@ impl Sys for Os<'_> {
             self.statistics(c, args)?;
             return Ok(Step::Continue);
         }
+        // What the graph depends on: the next look at it draws it again.
+        if matches!(
+            tok,
+            FN_ON | FN_OFF | FUNC | PARAM | POLAR | SEQ_MODE | PREFIX_FORMAT
+        ) {
+            self.st.graph_dirty = true;
+        }
+        // Showing the graph or drawing on it: first the graph as it now is.
+        if matches!(
+            tok,
+            DISP_GRAPH
+                | TEXT
+                | PXL_ON
+                | PXL_OFF
+                | PXL_CHANGE
+                | PT_ON
+                | PT_OFF
+                | PT_CHANGE
+                | LINE
+                | HORIZONTAL
+                | VERTICAL
+                | CIRCLE
+        ) {
+            // (Not StorePic/RecallPic: the published StorePic timing leaves no room for a
+            // regraph after the window changed, docs/tibasic.md "Cost model".)
+            self.regraph_if_dirty()?;
+        }
         match (tok, argc) {
-            (CLR_DRAW, 0) => self.clear_draw(),
+            (CLR_DRAW, 0) => self.clear_draw()?,
             (DISP_GRAPH, 0) => {
                 self.show_graph();
             }

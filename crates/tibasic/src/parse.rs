@@ -466,6 +466,7 @@ impl<'a> Parser<'a> {
             Expr::Matrix(k) => Ok(Target::Matrix(k)),
             Expr::MatElem(k, r, c) => Ok(Target::MatElem(k, *r, *c)),
             Expr::Window(k) => Ok(Target::Window(k)),
+            Expr::Equation(k) => Ok(Target::Equation(k)),
             _ => Err(Syntax),
         }
     }
@@ -747,6 +748,9 @@ impl<'a> Parser<'a> {
             PREFIX_EQUATION | PREFIX_STAT | PREFIX_PIC | PREFIX_GDB => {
                 self.bump();
                 let k = self.bump();
+                if b == PREFIX_EQUATION && (0x10..=0x19).contains(&k) {
+                    return Ok(Expr::Equation(k));
+                }
                 Ok(Expr::Unsupported(b, k))
             }
             _ if is_call_function(b) => {

@@ -18,6 +18,7 @@ impl Os<'_> {
         tok: u8,
         args: &[Expr],
     ) -> Result<(), ErrorKind> {
+        self.regraph_if_dirty()?;
         let x_saved = self.real(X).ok();
         let r = self.draw(tok, args);
         if let Some(x) = x_saved {

@@ -81,7 +81,7 @@ impl Os<'_> {
     fn zoom_to(&mut self, w: [Real; 6]) -> Result<(), ErrorKind> {
         self.st.zprevious = Some(self.window_now());
         self.set_window(w)?;
-        self.clear_draw();
+        self.clear_draw()?;
         self.show_graph();
         Ok(())
     }

@@ -1,0 +1,104 @@
+//! The function-mode Y-variables `Y₁`-`Y₀` from programs: stored from a quoted expression,
+//! evaluated at the current X, selected by storing and by `FnOn`/`FnOff`, and graphed by
+//! `DispGraph` column by column (ti82-software.md §6.2: column c is X = Xmin + c·ΔX, row
+//! (Ymax − Y)/ΔY rounded). The graph is drawn again, losing the drawings made on it, when it
+//! is shown or drawn on after a Y-variable, the window or a graphing mode changed.
+
+use std::collections::BTreeSet;
+
+use ti82_machine::Calc;
+use tibasic::firmware::{calc_with_sources, start_program, BasicFirmware};
+
+type Pixels = BTreeSet<(i64, i64)>;
+
+fn run(src: &str) -> Calc {
+    let mut calc: Calc = calc_with_sources(&[("Y", src)]).unwrap();
+    calc.run_for(100 * 6_000);
+    start_program(&mut calc, "Y").unwrap();
+    calc.run_for(20_000 * 6_000);
+    calc
+}
+
+fn error(calc: &Calc) -> Option<String> {
+    BasicFirmware::of(calc)
+        .unwrap()
+        .last_error()
+        .map(|e| e.kind.ti_name().to_string())
+}
+
+fn real(calc: &Calc, v: u8) -> Option<f64> {
+    let name = tifiles::var::VarName::from_bytes(&[v]);
+    match tifiles::vat::read(calc.ram(), tifiles::var::VarType::Real, &name) {
+        Ok(Some(tifiles::var::Variable {
+            data: tifiles::var::VarData::Real(f),
+            ..
+        })) => Some(f.to_f64()),
+        _ => None,
+    }
+}
+
+fn pixels(calc: &Calc) -> Pixels {
+    let plot = tibasic::screen::plot(calc.ram());
+    let mut out = Pixels::new();
+    for r in 0..63 {
+        for c in 0..95 {
+            if tibasic::screen::pixel_test(plot, r, c) {
+                out.insert((r, c));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_stored_function_is_evaluated_at_x() {
+    let calc = run("\"X²-2\"->{Y1}\n3->X\n{Y1}->A\n\"2Y₂\"->{Y1}\n\"X+1\"->{Y2}\n{Y1}->B");
+    assert_eq!(error(&calc), None);
+    assert_eq!(real(&calc, b'A'), Some(7.0));
+    assert_eq!(real(&calc, b'B'), Some(8.0));
+}
+
+#[test]
+fn errors_of_y_variables() {
+    // Never stored; a number is not a function; a function using itself.
+    assert_eq!(error(&run("{Y3}->A")).as_deref(), Some("UNDEFINED"));
+    assert_eq!(error(&run("5->{Y1}")).as_deref(), Some("DATA TYPE"));
+    assert_eq!(
+        error(&run("\"Y₁+1\"->{Y1}\n{Y1}")).as_deref(),
+        Some("MEMORY")
+    );
+}
+
+#[test]
+fn dispgraph_graphs_the_selected_functions() {
+    const DX: f64 = 20.0 / 94.0;
+    const DY: f64 = 20.0 / 62.0;
+    let want: Pixels = (0..95)
+        .map(|c| {
+            let x = -10.0 + c as f64 * DX;
+            (((10.0 - (x * x / 3.0 - 2.3)) / DY).round() as i64, c)
+        })
+        .filter(|p| (0..63).contains(&p.0))
+        .collect();
+    let calc = run("AxesOff\nDot\nZStandard\n\"X²/3-2.3\"->{Y1}\nDispGraph");
+    assert_eq!(error(&calc), None);
+    assert_eq!(pixels(&calc), want);
+    // FnOff 1 deselects it: the next look at the graph draws nothing.
+    let calc = run("AxesOff\nDot\nZStandard\n\"X²/3-2.3\"->{Y1}\nFnOff 1\nDispGraph");
+    assert!(pixels(&calc).is_empty());
+    // FnOn 1 selects it again.
+    let calc = run("AxesOff\nDot\nZStandard\n\"X²/3-2.3\"->{Y1}\nFnOff \nFnOn 1\nDispGraph");
+    assert_eq!(pixels(&calc), want);
+}
+
+#[test]
+fn a_change_to_the_window_redraws_the_graph_before_the_next_drawing() {
+    // Pt-On after the window changed: the graph is drawn again first, so the earlier point
+    // is gone. Without a change the drawings stay.
+    let calc =
+        run("AxesOff\nFnOff \nZStandard\nClrDraw\nPt-On(0,0)\n5->Xmax\nPt-On(1,1)\nDispGraph");
+    let p = pixels(&calc);
+    assert_eq!(p.len(), 1, "{p:?}");
+    let calc = run("AxesOff\nFnOff \nZStandard\nClrDraw\nPt-On(0,0)\nPt-On(1,1)\nDispGraph");
+    assert_eq!(pixels(&calc).len(), 2);
+}
