@@ -44,7 +44,10 @@ impl BasicFirmware {
                     draw_menu(&title, &items, self.menu_sel, &mut img);
                 } else {
                     match self.st.shown {
-                        Shown::Home => screen::render_home(ram, &mut img),
+                        Shown::Home => {
+                            screen::render_home(ram, &mut img);
+                            self.draw_entry_cursor(ram, &mut img);
+                        }
                         Shown::Graph => img.copy_from_slice(screen::plot(ram)),
                     }
                 }

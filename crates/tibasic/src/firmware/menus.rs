@@ -74,10 +74,12 @@ impl BasicFirmware {
                         }
                     }
                     _ => {
-                        let limit = if from == CatalogFrom::Input { 100 } else { 200 };
-                        if self.entry.len() + token.len() <= limit {
-                            self.entry.extend_from_slice(token);
-                        }
+                        let limit = if from == CatalogFrom::Input {
+                            INPUT_ENTRY_MAX
+                        } else {
+                            HOME_ENTRY_MAX
+                        };
+                        self.entry.type_token(token, limit);
                     }
                 }
                 back(self, hw);

@@ -5,7 +5,7 @@ use super::*;
 
 impl BasicFirmware {
     pub(super) fn save(&self, w: &mut StateWriter) {
-        w.u8(6); // format version of this firmware's state
+        w.u8(7); // format version of this firmware's state
         self.interp.save(w);
         let s = &self.st;
         w.u8(match s.shown {
@@ -90,9 +90,10 @@ impl BasicFirmware {
             Shift::None => 0,
             Shift::Second => 1,
             Shift::Alpha => 2,
+            Shift::AlphaLock => 3,
         });
-        w.bytes(&self.entry);
-        w.bytes(&self.last_entry);
+        w.bytes(&self.entry.tokens);
+        w.bytes(self.history.last().unwrap_or_default());
         w.u32(self.menu_sel as u32);
         w.u32(self.input_idx as u32);
         w.bool(self.input_started);
@@ -146,15 +147,25 @@ impl BasicFirmware {
         w.bool(self.off);
         w.u64(self.last_activity);
         w.u64(self.contrast_shown_until);
+        // Version 7: the entry line's cursor, the ENTRY storage, the cursor's blink.
+        w.u32(self.entry.pos as u32);
+        w.bool(self.entry.insert);
+        w.u32(self.history.entries.len() as u32);
+        for e in &self.history.entries {
+            w.bytes(e);
+        }
+        w.u32(self.history.recall as u32);
+        w.u8(self.blink);
     }
 
     pub(super) fn load(&mut self, data: &[u8]) -> Result<(), StateError> {
         let mut r = StateReader::new(data);
         let mut f = BasicFirmware::new();
         // Version 1 had no `Send(` sender, version 2 no LINK screens, version 3 no MODE
-        // screen, version 4 no program editor, version 5 no power state.
+        // screen, version 4 no program editor, version 5 no power state, version 6 no entry
+        // cursor nor ENTRY storage (one last entry).
         let version = r.u8()?;
-        if !(1..=6).contains(&version) {
+        if !(1..=7).contains(&version) {
             return Err(StateError::Corrupt(
                 "unknown TI-BASIC runtime state version",
             ));
@@ -255,10 +266,14 @@ impl BasicFirmware {
         f.shift = match r.u8()? {
             1 => Shift::Second,
             2 => Shift::Alpha,
+            3 => Shift::AlphaLock,
             _ => Shift::None,
         };
-        f.entry = r.bytes()?.to_vec();
-        f.last_entry = r.bytes()?.to_vec();
+        f.entry = EntryLine::with(r.bytes()?);
+        let last_entry = r.bytes()?.to_vec();
+        if !last_entry.is_empty() {
+            f.history.entries.push(last_entry);
+        }
         f.menu_sel = r.u32()? as usize;
         f.input_idx = r.u32()? as usize;
         f.input_started = r.bool()?;
@@ -330,6 +345,20 @@ impl BasicFirmware {
             // not at power-on.
             f.last_activity = f.next_scan;
         }
+        if version >= 7 {
+            f.entry.pos = r.u32()? as usize;
+            f.entry.insert = r.bool()?;
+            let n = r.u32()? as usize;
+            if n > crate::shell::entry::ENTRY_STORAGE {
+                return Err(StateError::Corrupt("ENTRY storage"));
+            }
+            f.history.entries.clear();
+            for _ in 0..n {
+                f.history.entries.push(r.bytes()?.to_vec());
+            }
+            f.history.recall = r.u32()? as usize;
+            f.blink = r.u8()?;
+        }
         r.done()?;
         f.validate()?;
         *self = f;
@@ -365,8 +394,14 @@ impl BasicFirmware {
         {
             return corrupt("runtime clock");
         }
-        if self.entry.len() > 1024 || self.last_entry.len() > 1024 {
+        if self.entry.tokens.len() > 1024 || !self.entry.valid() {
             return corrupt("entry line");
+        }
+        if !self.history.valid() {
+            return corrupt("ENTRY storage");
+        }
+        if self.blink >= BLINK_PERIOD {
+            return corrupt("cursor blink");
         }
         // The editor screen needs the program it edits.
         let editing = matches!(

@@ -91,6 +91,24 @@ fn times_and_keys_that_would_overflow_are_refused() {
     });
 }
 
+#[test]
+fn entry_cursors_and_storage_that_break_their_rules_are_refused() {
+    let calc = calc_running("Pause");
+    refused(&calc, "cursor past the line", |f| {
+        f.entry = EntryLine::with(b"12");
+        f.entry.pos = 3;
+    });
+    refused(&calc, "cursor inside a two-byte token", |f| {
+        f.entry = EntryLine::with(&[PREFIX_LIST, 0]);
+        f.entry.pos = 1;
+    });
+    refused(&calc, "ENTRY storage over 128 bytes", |f| {
+        f.history.entries = vec![vec![b'1'; 100], vec![b'2'; 100]];
+    });
+    refused(&calc, "recall past the entries", |f| f.history.recall = 5);
+    refused(&calc, "blink past its period", |f| f.blink = 200);
+}
+
 fn fw_of(calc: &Calc) -> &BasicFirmware {
     BasicFirmware::of(calc).expect("runtime")
 }

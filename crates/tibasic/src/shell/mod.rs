@@ -3,6 +3,7 @@
 
 pub mod catalog;
 pub mod editor;
+pub mod entry;
 pub mod link;
 pub mod mem;
 pub mod mode;
