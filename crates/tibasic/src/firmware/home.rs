@@ -274,37 +274,14 @@ impl BasicFirmware {
         Some(Shift::None)
     }
 
-    /// The keys that edit an entry line alike on the home screen and in `Input`: 2nd, ALPHA
-    /// and 2nd A-LOCK set the modifier; ◄ ► move a token, ▲ ▼ a screen row, 2nd ◄ ► to the
-    /// line's ends; DEL deletes the token under the cursor; 2nd INS inserts before it until
-    /// the cursor moves (or 2nd INS again); the rest type their token at the cursor (up to
-    /// `limit` bytes). Returns whether the line or its cursor changed.
+    /// The keys that edit an entry line alike on the home screen and in `Input` (see
+    /// [`edit_line`]). Returns whether the line or its cursor changed.
     pub(super) fn edit_entry(&mut self, shift: Shift, k: Key, limit: usize) -> bool {
-        let e = &mut self.entry;
-        match (shift, k) {
-            (Shift::None, Key::Second) => self.shift = Shift::Second,
-            (Shift::None, Key::Alpha) => self.shift = Shift::Alpha,
-            (Shift::Second, Key::Alpha) => self.shift = Shift::AlphaLock,
-            // ALPHA again cancels a pending ALPHA.
-            (Shift::Alpha, Key::Alpha) => {}
-            (Shift::Second, Key::Del) => e.insert = !e.insert,
-            (_, Key::Del) => e.delete(),
-            (Shift::Second, Key::Left) => e.to_start(),
-            (Shift::Second, Key::Right) => e.to_end(),
-            (_, Key::Left) => e.left(),
-            (_, Key::Right) => e.right(),
-            (_, Key::Up) => e.row(true),
-            (_, Key::Down) => e.row(false),
-            _ => match key_token(shift, k) {
-                Some(t) => {
-                    e.type_token(t, limit);
-                }
-                None => return false,
-            },
+        let changed = edit_line(&mut self.shift, &mut self.entry, shift, k, limit);
+        if changed {
+            self.st.dirty = true;
         }
-        // (A new modifier changes the cursor's shape.)
-        self.st.dirty = true;
-        true
+        changed
     }
 
     /// The PRGM menu: ◄ ► between EXEC, EDIT and NEW; in EXEC and EDIT the programs by
@@ -421,6 +398,43 @@ impl BasicFirmware {
         }
         self.st.dirty = true;
     }
+}
+
+/// The keys that edit an entry line (the home screen's, `Input`'s, a matrix element's value):
+/// 2nd, ALPHA and 2nd A-LOCK set the modifier (`pending`); ◄ ► move a token, ▲ ▼ a screen row,
+/// 2nd ◄ ► to the line's ends; DEL deletes the token under the cursor; 2nd INS inserts before
+/// it until the cursor moves (or 2nd INS again); the rest type their token at the cursor (up
+/// to `limit` bytes). `shift` is the modifier the key comes with. Returns whether the line, its
+/// cursor or the modifier changed.
+pub(super) fn edit_line(
+    pending: &mut Shift,
+    e: &mut EntryLine,
+    shift: Shift,
+    k: Key,
+    limit: usize,
+) -> bool {
+    match (shift, k) {
+        (Shift::None, Key::Second) => *pending = Shift::Second,
+        (Shift::None, Key::Alpha) => *pending = Shift::Alpha,
+        (Shift::Second, Key::Alpha) => *pending = Shift::AlphaLock,
+        // ALPHA again cancels a pending ALPHA.
+        (Shift::Alpha, Key::Alpha) => {}
+        (Shift::Second, Key::Del) => e.insert = !e.insert,
+        (_, Key::Del) => e.delete(),
+        (Shift::Second, Key::Left) => e.to_start(),
+        (Shift::Second, Key::Right) => e.to_end(),
+        (_, Key::Left) => e.left(),
+        (_, Key::Right) => e.right(),
+        (_, Key::Up) => e.row(true),
+        (_, Key::Down) => e.row(false),
+        _ => match key_token(shift, k) {
+            Some(t) => {
+                e.type_token(t, limit);
+            }
+            None => return false,
+        },
+    }
+    true
 }
 
 /// The token a key types on the home screen or in `Input`, with 2nd or ALPHA pending.

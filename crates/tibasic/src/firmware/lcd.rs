@@ -28,7 +28,16 @@ impl BasicFirmware {
             Shell::Error { err, sel } => draw_error(err, *sel, &mut img),
             Shell::Link(screen) => screen.draw(&mut img),
             Shell::Mem(screen) => screen.draw(ram, &mut img),
-            Shell::Catalog { cur, .. } => cur.draw(&mut img),
+            Shell::Catalog { cur, .. } => cur.draw(ram, &mut img),
+            Shell::Matrix(m) => {
+                let stored = matrices::stored_matrix(ram, m.name);
+                m.draw(
+                    stored.as_ref(),
+                    self.st.modes.format(),
+                    CURSOR_BLOCK,
+                    &mut img,
+                );
+            }
             Shell::Editor => {
                 if let Some(e) = &self.editor {
                     e.draw(&mut img);

@@ -85,6 +85,10 @@ impl BasicFirmware {
                 back(self, hw);
             }
             CatalogAction::Close => back(self, hw),
+            // MATRX ► EDIT opens the matrix editor from the home screen; from a program's
+            // `Input` or the program editor it only closes the menu [I].
+            CatalogAction::EditMatrix(m) if from == CatalogFrom::Home => self.edit_matrix(hw, m),
+            CatalogAction::EditMatrix(_) => back(self, hw),
             // 2nd QUIT from a program's `Input` or the editor only closes the menu.
             CatalogAction::Quit if from != CatalogFrom::Home => back(self, hw),
             CatalogAction::Quit => {

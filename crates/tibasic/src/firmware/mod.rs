@@ -35,6 +35,7 @@ use crate::shell::entry::{
     CURSOR_FULL, CURSOR_INSERT, CURSOR_SECOND, CURSOR_SECOND_INSERT,
 };
 use crate::shell::link::{LinkAction, LinkScreen, Phase};
+use crate::shell::matrix::MatrixEditor;
 use crate::shell::mem::{MemAction, MemScreen};
 use crate::shell::mode::{ModeAction, ModeCursor};
 use crate::token::*;
@@ -44,12 +45,13 @@ mod editing;
 mod home;
 mod lcd;
 mod link;
+mod matrices;
 mod menus;
 mod power;
 mod program;
 mod state;
 
-use home::key_token;
+use home::{edit_line, key_token};
 use link::{get_request, send_variable, Transfer};
 
 /// T-states between two LCD accesses when pushing the screen (the driver's busy time,
@@ -93,6 +95,8 @@ enum Shell {
     },
     /// The program editor (its state: `BasicFirmware::editor`).
     Editor,
+    /// The matrix editor (MATRX ► EDIT).
+    Matrix(MatrixEditor),
 }
 
 /// A pending key modifier.
@@ -299,6 +303,7 @@ impl BasicFirmware {
             Shell::Mode(cursor) => self.key_mode(k, cursor),
             Shell::Catalog { cur, from } => self.key_catalog(hw, k, cur, from),
             Shell::Editor => self.key_editor(hw, k),
+            Shell::Matrix(m) => self.key_matrix(hw, k, m),
             Shell::Running => {
                 if let Status::Waiting(w) = self.interp.status() {
                     self.key_wait(hw, k, w);

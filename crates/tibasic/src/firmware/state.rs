@@ -80,6 +80,10 @@ impl BasicFirmware {
                 });
             }
             Shell::Editor => w.u8(8),
+            Shell::Matrix(m) => {
+                w.u8(9);
+                m.save(w);
+            }
             Shell::Mode(c) => {
                 w.u8(5);
                 w.u32(c.row as u32);
@@ -233,6 +237,7 @@ impl BasicFirmware {
             4 => Shell::Link(LinkScreen::load(&mut r)?),
             6 => Shell::Mem(MemScreen::load(&mut r)?),
             8 => Shell::Editor,
+            9 if version >= 7 => Shell::Matrix(MatrixEditor::load(&mut r)?),
             7 => {
                 let cur = CatalogCursor {
                     menu: r.u32()? as usize,

@@ -109,6 +109,28 @@ fn entry_cursors_and_storage_that_break_their_rules_are_refused() {
     refused(&calc, "blink past its period", |f| f.blink = 200);
 }
 
+#[test]
+fn matrix_editors_pointing_outside_their_matrix_are_refused() {
+    use crate::shell::matrix::{Field, MatrixEditor};
+    let calc = calc_running("Pause");
+    let editor = |field| {
+        let mut m = MatrixEditor::open(0, Some((2, 3)));
+        m.field = field;
+        m
+    };
+    refused(&calc, "element past the rows", |f| {
+        f.shell = Shell::Matrix(editor(Field::Element(2, 0)))
+    });
+    refused(&calc, "view past the rows", |f| {
+        let mut m = editor(Field::Dim(0));
+        m.top = 2;
+        f.shell = Shell::Matrix(m)
+    });
+    refused(&calc, "100 rows", |f| {
+        f.shell = Shell::Matrix(MatrixEditor::open(0, Some((100, 1))))
+    });
+}
+
 fn fw_of(calc: &Calc) -> &BasicFirmware {
     BasicFirmware::of(calc).expect("runtime")
 }
