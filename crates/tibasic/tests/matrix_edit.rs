@@ -99,6 +99,15 @@ fn a_new_matrix_typed_from_the_keypad_is_what_the_home_screen_and_programs_see()
         &[Key::K1, Key::Enter, Key::K2, Key::Enter, Key::K3],
     );
     assert_eq!(glass(&calc)[7], "[B](2,1)=3█");
+    // The value is an entry line: ◄ puts the cursor on the 3, 2nd INS 1 goes in before it
+    // (the glass reads the insert cursor as `_`), DEL deletes the 3, ► ends inserting.
+    keys(&mut calc, &[Key::Left, Key::Second, Key::Del, Key::K1]);
+    assert_eq!(glass(&calc)[7], "[B](2,1)=1_");
+    keys(&mut calc, &[Key::Del, Key::Right, Key::K3]);
+    assert_eq!(glass(&calc)[7], "[B](2,1)=13█");
+    // 2nd ◄ to the start, DEL: 3 again.
+    keys(&mut calc, &[Key::Second, Key::Left, Key::Del]);
+    assert_eq!(glass(&calc)[7], "[B](2,1)=█");
     keys(
         &mut calc,
         &[Key::Enter, Key::K2, Key::Mul, Key::K2, Key::Enter],
@@ -243,4 +252,34 @@ fn a_save_state_taken_while_typing_an_element_comes_back_to_it() {
     assert_eq!(glass(&copy), glass(&calc));
     keys(&mut copy, &[Key::Enter, Key::K5, Key::Enter]);
     assert_eq!(matrix(&copy, 1), Some(vec![vec![42.0, 5.0]]));
+}
+
+#[test]
+fn the_menus_type_into_an_elements_value() {
+    // On an element, MATH ► 4 types `int ` into the value; ⁻2.5 ENTER stores int ⁻2.5 = ⁻3.
+    let mut calc = calc();
+    keys(&mut calc, &[Key::Matrx, Key::Left, Key::K1]);
+    keys(&mut calc, &[Key::K1, Key::Enter, Key::K2, Key::Enter]);
+    keys(&mut calc, &[Key::Math, Key::Right]);
+    assert!(
+        glass(&calc)[0].starts_with("MATH NUM"),
+        "{:?}",
+        glass(&calc)
+    );
+    // A save state taken with the menu open comes back to it, the editor under it.
+    let mut copy = Calc::new(BasicFirmware::new());
+    copy.restore_bytes(Path::new("menu.state"), &calc.state_bytes())
+        .expect("a good state loads");
+    keys(&mut copy, &[Key::K4]);
+    assert_eq!(glass(&copy)[7], "[A](1,1)=int █");
+    keys(
+        &mut copy,
+        &[Key::Neg, Key::K2, Key::Dot, Key::K5, Key::Enter],
+    );
+    assert_eq!(matrix(&copy, 0), Some(vec![vec![-3.0, 0.0]]));
+    // CLEAR closes a menu typing nothing; MATRX ► ► (EDIT) 2 only closes it here.
+    keys(&mut copy, &[Key::Math, Key::Clear]);
+    assert_eq!(glass(&copy)[7], "[A](1,2)=0");
+    keys(&mut copy, &[Key::Matrx, Key::Left, Key::K2]);
+    assert_eq!(glass(&copy)[0], "MATRIX[A] 1 ×2");
 }

@@ -86,17 +86,11 @@ impl BasicFirmware {
     /// cursor table): a solid block, the 2nd arrow, the ALPHA `A`, each underlined while
     /// inserting; a checkerboard when the line can take no more.
     pub(super) fn entry_cursor_glyph(&self, limit: usize) -> u8 {
-        if self.entry.tokens.len() >= limit {
-            return CURSOR_FULL;
-        }
-        match (self.shift, self.entry.insert) {
-            (Shift::Second, false) => CURSOR_SECOND,
-            (Shift::Second, true) => CURSOR_SECOND_INSERT,
-            (Shift::Alpha | Shift::AlphaLock, false) => CURSOR_ALPHA,
-            (Shift::Alpha | Shift::AlphaLock, true) => CURSOR_ALPHA_INSERT,
-            (Shift::None, false) => CURSOR_BLOCK,
-            (Shift::None, true) => CURSOR_INSERT,
-        }
+        cursor_glyph(
+            self.shift,
+            self.entry.insert,
+            self.entry.tokens.len() >= limit,
+        )
     }
 
     /// Draws the entry cursor on `img` in the first half of its blink.
@@ -435,6 +429,21 @@ pub(super) fn edit_line(
         },
     }
     true
+}
+
+/// The cursor glyph for a modifier, insert mode and a full line (spec §8.4).
+pub(super) fn cursor_glyph(shift: Shift, insert: bool, full: bool) -> u8 {
+    if full {
+        return CURSOR_FULL;
+    }
+    match (shift, insert) {
+        (Shift::Second, false) => CURSOR_SECOND,
+        (Shift::Second, true) => CURSOR_SECOND_INSERT,
+        (Shift::Alpha | Shift::AlphaLock, false) => CURSOR_ALPHA,
+        (Shift::Alpha | Shift::AlphaLock, true) => CURSOR_ALPHA_INSERT,
+        (Shift::None, false) => CURSOR_BLOCK,
+        (Shift::None, true) => CURSOR_INSERT,
+    }
 }
 
 /// The token a key types on the home screen or in `Input`, with 2nd or ALPHA pending.

@@ -31,12 +31,11 @@ impl BasicFirmware {
             Shell::Catalog { cur, .. } => cur.draw(ram, &mut img),
             Shell::Matrix(m) => {
                 let stored = matrices::stored_matrix(ram, m.name);
-                m.draw(
-                    stored.as_ref(),
-                    self.st.modes.format(),
-                    CURSOR_BLOCK,
-                    &mut img,
-                );
+                let glyph = m.value.as_ref().map_or(CURSOR_BLOCK, |v| {
+                    let full = v.tokens.len() >= crate::shell::matrix::VALUE_MAX;
+                    home::cursor_glyph(self.shift, v.insert, full)
+                });
+                m.draw(stored.as_ref(), self.st.modes.format(), glyph, &mut img);
             }
             Shell::Editor => {
                 if let Some(e) = &self.editor {

@@ -21,6 +21,11 @@ impl BasicFirmware {
             return;
         };
         let quit = shift == Shift::Second && k == Key::Mode;
+        // On an element, the menus (MATH, TEST...) type into its value.
+        if m.on_element() && self.open_catalog(shift, k, CatalogFrom::Matrix) {
+            self.matrix = Some(m);
+            return;
+        }
         // A value being typed: the entry line's own keys (as on the home screen).
         if let Some(v) = &mut m.value {
             if !quit && !matches!(k, Key::Enter | Key::Clear) {

@@ -63,6 +63,13 @@ impl BasicFirmware {
                 fw.show_entry(hw);
             }
             CatalogFrom::Editor => fw.shell = Shell::Editor,
+            CatalogFrom::Matrix => match fw.matrix.take() {
+                Some(m) => fw.shell = Shell::Matrix(m),
+                None => {
+                    fw.shell = Shell::Home;
+                    fw.show_entry(hw);
+                }
+            },
         };
         match action {
             CatalogAction::None => {}
@@ -71,6 +78,11 @@ impl BasicFirmware {
                     CatalogFrom::Editor => {
                         if let Some(e) = &mut self.editor {
                             e.type_token(token);
+                        }
+                    }
+                    CatalogFrom::Matrix => {
+                        if let Some(m) = &mut self.matrix {
+                            m.type_value(token);
                         }
                     }
                     _ => {
@@ -86,10 +98,10 @@ impl BasicFirmware {
             }
             CatalogAction::Close => back(self, hw),
             // MATRX ► EDIT opens the matrix editor from the home screen; from a program's
-            // `Input` or the program editor it only closes the menu [I].
+            // `Input`, the program editor or the matrix editor it only closes the menu [I].
             CatalogAction::EditMatrix(m) if from == CatalogFrom::Home => self.edit_matrix(hw, m),
             CatalogAction::EditMatrix(_) => back(self, hw),
-            // 2nd QUIT from a program's `Input` or the editor only closes the menu.
+            // 2nd QUIT from a program's `Input` or an editor only closes the menu.
             CatalogAction::Quit if from != CatalogFrom::Home => back(self, hw),
             CatalogAction::Quit => {
                 self.entry.clear();

@@ -138,6 +138,8 @@ pub struct BasicFirmware {
     transfer: Option<Transfer>,
     /// The program being edited (PRGM EDIT / NEW, ERR Goto), kept while a menu types into it.
     editor: Option<Editor>,
+    /// The matrix editor, kept while a menu types into an element's value.
+    matrix: Option<MatrixEditor>,
     /// Turned off (2nd OFF, or the automatic power-down): the glass is blank, only ON acts.
     off: bool,
     /// When the user last pressed a key (or a program last ran): the automatic power-down
@@ -188,6 +190,7 @@ impl BasicFirmware {
             sender: None,
             transfer: None,
             editor: None,
+            matrix: None,
             off: false,
             last_activity: 0,
             contrast_shown_until: 0,

@@ -77,6 +77,7 @@ impl BasicFirmware {
                     CatalogFrom::Home => 0,
                     CatalogFrom::Input => 1,
                     CatalogFrom::Editor => 2,
+                    CatalogFrom::Matrix => 3,
                 });
             }
             Shell::Editor => w.u8(8),
@@ -160,6 +161,13 @@ impl BasicFirmware {
         }
         w.u32(self.history.recall as u32);
         w.u8(self.blink);
+        match &self.matrix {
+            Some(m) => {
+                w.bool(true);
+                m.save(w);
+            }
+            None => w.bool(false),
+        }
     }
 
     pub(super) fn load(&mut self, data: &[u8]) -> Result<(), StateError> {
@@ -249,6 +257,7 @@ impl BasicFirmware {
                     0 => CatalogFrom::Home,
                     1 => CatalogFrom::Input,
                     2 if version >= 5 => CatalogFrom::Editor,
+                    3 if version >= 7 => CatalogFrom::Matrix,
                     _ => return Err(StateError::Corrupt("menu origin")),
                 };
                 if !cur.valid() {
@@ -363,6 +372,9 @@ impl BasicFirmware {
             }
             f.history.recall = r.u32()? as usize;
             f.blink = r.u8()?;
+            if r.bool()? {
+                f.matrix = Some(MatrixEditor::load(&mut r)?);
+            }
         }
         r.done()?;
         f.validate()?;
@@ -419,6 +431,17 @@ impl BasicFirmware {
         );
         if editing != self.editor.is_some() {
             return corrupt("program editor without its program, or the reverse");
+        }
+        // A menu over the matrix editor keeps that editor, and only then.
+        let over_matrix = matches!(
+            self.shell,
+            Shell::Catalog {
+                from: CatalogFrom::Matrix,
+                ..
+            }
+        );
+        if over_matrix != self.matrix.is_some() {
+            return corrupt("menu over the matrix editor without it, or the reverse");
         }
         // A menu opened from a program's `Input` needs the program waiting there.
         if let Shell::Catalog {

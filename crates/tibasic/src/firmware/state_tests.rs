@@ -126,6 +126,16 @@ fn matrix_editors_pointing_outside_their_matrix_are_refused() {
         m.top = 2;
         f.shell = Shell::Matrix(m)
     });
+    refused(
+        &calc,
+        "a menu over a matrix editor that is not there",
+        |f| {
+            f.shell = Shell::Catalog {
+                cur: CatalogCursor::open(0),
+                from: CatalogFrom::Matrix,
+            }
+        },
+    );
     refused(&calc, "100 rows", |f| {
         f.shell = Shell::Matrix(MatrixEditor::open(0, Some((100, 1))))
     });

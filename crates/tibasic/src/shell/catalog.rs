@@ -401,6 +401,8 @@ pub enum CatalogFrom {
     /// A program's `Input`.
     Input,
     Editor,
+    /// The value typed for a matrix element (MATRX EDIT).
+    Matrix,
 }
 
 /// An item's text: its token as the calculator spells it, without the spaces some tokens

@@ -108,6 +108,20 @@ impl MatrixEditor {
             })
     }
 
+    /// Whether the cursor is on an element (where a menu may type into its value).
+    pub fn on_element(&self) -> bool {
+        matches!(self.field, Field::Element(..))
+    }
+
+    /// A token a menu chose, typed into the element's value (a new value if none is typed).
+    pub fn type_value(&mut self, token: &[u8]) {
+        if self.on_element() {
+            self.value
+                .get_or_insert_with(EntryLine::default)
+                .type_token(token, VALUE_MAX);
+        }
+    }
+
     /// A key on the dimensions line or with no value being typed (`second`: after 2nd; `typed`:
     /// the token the key types, if any, with its modifier applied).
     pub fn key(&mut self, k: Key, second: bool, typed: Option<&[u8]>) -> MatrixAction {
@@ -300,8 +314,14 @@ impl MatrixEditor {
             let mut line = codes(&self.element_label(r, c));
             match &self.value {
                 Some(v) => {
+                    // The cursor on the cell of its token (after the last at the end).
+                    let at = line.len() + v.cursor_cells();
                     line.extend(v.codes());
-                    line.push(cursor);
+                    if at < line.len() {
+                        line[at] = cursor;
+                    } else {
+                        line.push(cursor);
+                    }
                 }
                 None => {
                     if let Some(x) = m.data.get(r * m.cols + c) {
