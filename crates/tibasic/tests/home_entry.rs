@@ -336,3 +336,21 @@ fn a_full_line_shows_the_checkerboard_and_takes_no_more() {
         glass(&calc)
     );
 }
+
+#[test]
+fn an_entry_longer_than_the_screen_shows_the_rows_that_hold_the_cursor() {
+    // 150 digits take ten rows: the screen shows the last eight, the cursor's [I]; 2nd ◄
+    // goes to the start and the first rows show again.
+    let mut calc = fresh();
+    let digits_text: String = (0..150)
+        .map(|i| char::from(b'0' + (i % 10) as u8))
+        .collect();
+    keys(&mut calc, &digits(&digits_text));
+    let t = text(&calc);
+    assert_eq!(t[0], digits_text[32..48]);
+    assert_eq!(t[7], digits_text[144..]);
+    keys(&mut calc, &[Key::Second, Key::Left]);
+    let t = text(&calc);
+    assert_eq!(t[0], digits_text[..16]);
+    assert_eq!(glass(&calc)[0], format!("█{}", &digits_text[1..16]));
+}
