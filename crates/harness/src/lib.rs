@@ -187,6 +187,16 @@ fn glass_without_indicator(calc: &Calc) -> Vec<u8> {
     for row in 0..8 {
         ram[row * 15 + 11] = 0;
     }
+    // And the entry cursor blinks in its 6×8 cell (spec §8.4) while the built-in runtime
+    // waits for an entry.
+    let cell = BasicFirmware::of(calc).and_then(|fw| fw.entry_cursor_cell(calc.ram()));
+    if let Some((row, col)) = cell {
+        for y in row * 8..row * 8 + 8 {
+            for x in col * 6..col * 6 + 6 {
+                ram[y * 15 + x / 8] &= !(0x80 >> (x % 8));
+            }
+        }
+    }
     ram
 }
 

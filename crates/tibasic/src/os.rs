@@ -407,7 +407,7 @@ impl<'a> Os<'a> {
         self.store_var(Self::list_name(k), data)
     }
 
-    fn set_matrix(&mut self, k: u8, m: Matrix) -> Result<(), ErrorKind> {
+    pub(crate) fn set_matrix(&mut self, k: u8, m: Matrix) -> Result<(), ErrorKind> {
         let data = VarData::Matrix(tifiles::var::Matrix {
             rows: m.rows as u8,
             cols: m.cols as u8,

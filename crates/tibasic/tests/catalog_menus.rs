@@ -71,13 +71,10 @@ fn the_math_menu_its_tabs_and_items() {
     );
     keys(&mut calc, &[Key::Left, Key::Left]);
     assert_eq!(&glass(&calc)[1..5], ["1:rand", "2:nPr", "3:nCr", "4:!"]);
-    // CLEAR closes it, typing nothing.
+    // CLEAR closes it, typing nothing: the home screen shows only the entry cursor.
     keys(&mut calc, &[Key::Clear]);
-    assert!(
-        glass(&calc).iter().all(|l| l.is_empty()),
-        "{:?}",
-        glass(&calc)
-    );
+    let g = glass(&calc);
+    assert!(g[0] == "█" && g[1..].iter().all(|l| l.is_empty()), "{g:?}");
 }
 
 #[test]
@@ -89,6 +86,8 @@ fn menus_type_tokens_that_compute() {
         &mut calc,
         &[Key::Neg, Key::K2, Key::Dot, Key::K5, Key::Enter],
     );
+    // The entry line shows the tokens as typed (before the screen fills and scrolls).
+    assert_eq!(glass(&calc)[0], "int ⁻2.5");
     // 2nd TEST ► 4 (not), then 0: not 0 = 1.
     keys(
         &mut calc,
@@ -133,8 +132,8 @@ fn menus_type_tokens_that_compute() {
         .map(|l| l.trim())
         .collect();
     assert_eq!(answers, ["⁻3", "1", "1", "10"], "{g:?}");
-    // The entry lines show the tokens as typed.
-    assert!(g.contains(&"int ⁻2.5".to_string()), "{g:?}");
+    // The entry lines show the tokens as typed; the cursor waits on the blank bottom row.
+    assert_eq!(g[7], "█", "{g:?}");
     assert!(g.contains(&"not 0".to_string()), "{g:?}");
     assert!(g.contains(&"5 nCr 2".to_string()), "{g:?}");
 }
@@ -148,6 +147,8 @@ fn abs_det_and_angle_from_the_keys() {
         &mut calc,
         &[Key::Second, Key::Inverse, Key::Neg, Key::K4, Key::Enter],
     );
+    let g = glass(&calc);
+    assert_eq!(&g[..2], ["abs ⁻4", "               4"], "{g:?}");
     // MATRX ► 1 (det) MATRX 1 ([A]) after storing [A]: here an identity 3 matrix.
     keys(
         &mut calc,
@@ -165,12 +166,14 @@ fn abs_det_and_angle_from_the_keys() {
             Key::Enter,
         ],
     );
+    // Eight rows of entries and answers: the screen scrolls up once more for the cursor's
+    // blank line, taking `abs ⁻4` off the top.
     let g = glass(&calc);
-    assert_eq!(g[0], "abs ⁻4", "{g:?}");
-    assert_eq!(g[1].trim(), "4", "{g:?}");
-    assert_eq!(g[2], "identity 3→[A]", "{g:?}");
+    assert_eq!(g[0].trim(), "4", "{g:?}");
+    assert_eq!(g[1], "identity 3→[A]", "{g:?}");
     assert!(g.contains(&"det [A]".to_string()), "{g:?}");
-    assert_eq!(g.last().map(|l| l.trim()), Some("1"), "{g:?}");
+    assert_eq!(g[6].trim(), "1", "{g:?}");
+    assert_eq!(g[7], "█", "{g:?}");
     // 2nd LIST ► 5 (sum) {1,2,3}: 6.
     keys(&mut calc, &[Key::Clear]);
     keys(&mut calc, &[Key::Second, Key::Stat, Key::Right, Key::K5]);
@@ -199,7 +202,7 @@ fn a_menu_types_into_a_programs_input() {
     // At the `?` prompt: MATH ► 6 (max() 3,7) ENTER: A = 7, shows 14.
     keys(&mut calc, &[Key::Math, Key::Right, Key::K6]);
     let g = glass(&calc);
-    assert!(g.iter().any(|l| l == "?max("), "{g:?}");
+    assert!(g.iter().any(|l| l == "?max(█"), "{g:?}");
     keys(
         &mut calc,
         &[Key::K3, Key::Comma, Key::K7, Key::RParen, Key::Enter],
@@ -228,7 +231,7 @@ fn the_draw_menu_types_drawing_commands() {
     );
     // ◄ ◄ back to DRAW, 1: ClrDraw typed on the entry line.
     keys(&mut calc, &[Key::Left, Key::Left, Key::K1]);
-    assert_eq!(glass(&calc)[0], "ClrDraw");
+    assert_eq!(glass(&calc)[0], "ClrDraw█");
 }
 
 #[test]
@@ -270,7 +273,7 @@ fn vars_opens_its_submenus_and_types_their_variables() {
         ]
     );
     keys(&mut calc, &[Key::K4, Key::K1]);
-    assert_eq!(glass(&calc)[2], "FnOn");
+    assert_eq!(glass(&calc)[2], "FnOn █");
 }
 
 /// Menus are named, not numbered: every submenu an item opens, and every menu a key opens,

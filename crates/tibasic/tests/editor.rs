@@ -97,7 +97,8 @@ fn an_error_goes_to_the_statement_and_the_fix_runs() {
         .map(|l| l.trim())
         .filter(|l| !l.is_empty())
         .collect();
-    assert!(shown.ends_with(&["1", "2", "3", "Done"]), "{g:?}");
+    // (The entry cursor waits on the line below `Done`.)
+    assert!(shown.ends_with(&["1", "2", "3", "Done", "█"]), "{g:?}");
 }
 
 #[test]
@@ -217,4 +218,21 @@ fn prgm_new_left_with_second_quit_or_clear_creates_nothing() {
         );
         assert_eq!(program(&calc, "HI"), None, "{leave:?}");
     }
+}
+
+#[test]
+fn second_a_lock_types_letters_until_alpha() {
+    // 2nd A-LOCK in the editor as on the home screen (the Guidebook: ALPHA stays on until
+    // ALPHA is pressed again): MATH MATRX PRGM type A B C; after ALPHA, 1 types 1.
+    let mut calc = calc_with_sources(&[("ED", "")]).unwrap();
+    calc.run_for(100 * 6_000);
+    keys(&mut calc, &[Key::Prgm, Key::Right, Key::K1]);
+    keys(
+        &mut calc,
+        &[Key::Second, Key::Alpha, Key::Math, Key::Matrx, Key::Prgm],
+    );
+    keys(&mut calc, &[Key::Alpha, Key::K1]);
+    assert_eq!(glass(&calc)[1], ":ABC1");
+    keys(&mut calc, &QUIT);
+    assert_eq!(program(&calc, "ED"), Some(tokens("ABC1")));
 }

@@ -72,10 +72,14 @@ fn stat_shows_edit_and_calc() {
     );
     // A CALC item types its token on the home screen.
     keys(&mut calc, &[Key::K2]);
-    assert_eq!(glass(&calc)[0], "2-Var Stats");
+    assert!(
+        glass(&calc)[0].starts_with("2-Var Stats"),
+        "{:?}",
+        glass(&calc)
+    );
     // EDIT's 4:ClrList types its token too.
     keys(&mut calc, &[Key::Clear, Key::Stat, Key::K4]);
-    assert_eq!(glass(&calc)[0], "ClrList");
+    assert!(glass(&calc)[0].starts_with("ClrList"), "{:?}", glass(&calc));
 }
 
 #[test]

@@ -230,7 +230,11 @@ fn a_statistics_session_from_stat_edit() {
         &mut calc,
         &[Key::Second, Key::Mode, Key::Stat, Key::Right, Key::K1],
     );
-    assert_eq!(glass(&calc)[0], "1-Var Stats");
+    assert!(
+        glass(&calc)[0].starts_with("1-Var Stats"),
+        "{:?}",
+        glass(&calc)
+    );
     keys(&mut calc, &[Key::Enter]);
     calc.run_for(2000 * 6_000);
     // {4,8,6,2,5}: x̄ = 5, Σx = 25, sorted 2 4 5 6 8: Q1 = 3, Med = 5, Q3 = 7, maxX = 8.

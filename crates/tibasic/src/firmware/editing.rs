@@ -19,10 +19,10 @@ impl BasicFirmware {
             self.shell = Shell::Home;
             return;
         };
-        let shift = std::mem::take(&mut self.shift);
         self.st.dirty = true;
         // A new program's name is typed ALPHA-locked: letters, and digits after ALPHA.
         if e.naming {
+            let shift = std::mem::take(&mut self.shift);
             let typed = match (shift, k) {
                 (Shift::None, Key::Alpha | Key::Second) => {
                     self.shift = if k == Key::Alpha {
@@ -80,9 +80,16 @@ impl BasicFirmware {
             self.editor = Some(e);
             return;
         }
+        // (2nd A-LOCK as on the entry line: `take_shift`.)
+        let Some(shift) = self.take_shift(k) else {
+            self.editor = Some(e);
+            return;
+        };
         match (shift, k) {
             (Shift::None, Key::Second) => self.shift = Shift::Second,
             (Shift::None, Key::Alpha) => self.shift = Shift::Alpha,
+            (Shift::Second, Key::Alpha) => self.shift = Shift::AlphaLock,
+            (Shift::Alpha, Key::Alpha) => {}
             (Shift::None, Key::Prgm) => {
                 if let Some(cur) = CatalogCursor::open_named("PRGM") {
                     self.shell = Shell::Catalog {

@@ -4,20 +4,108 @@
 use super::*;
 
 impl BasicFirmware {
+    /// Shows the home screen's entry line (after the scroll a full screen was waiting for).
     pub(super) fn show_entry(&mut self, hw: &mut Hardware) {
-        let ram = hw.mem.ram_mut();
+        self.ready_for_entry(hw);
+        self.draw_entry_line(hw);
+    }
+
+    /// A full screen's pending scroll, done now that a new line is wanted: the entry line
+    /// (and its cursor) goes on the blank bottom row.
+    pub(super) fn ready_for_entry(&mut self, hw: &mut Hardware) {
         if self.st.scroll_pending {
+            let ram = hw.mem.ram_mut();
             screen::scroll(ram);
             self.st.scroll_pending = false;
             screen::set_cursor(ram, screen::ROWS - 1, 0);
+            self.st.dirty = true;
         }
-        let (row, _) = screen::cursor(ram);
-        let codes = crate::os::string_codes(&self.entry);
-        let tail = &codes[codes.len().saturating_sub(screen::COLS)..];
-        screen::clear_row(ram, row);
-        screen::write_at(ram, row, 0, tail);
+    }
+
+    /// Writes the entry line into the text shadow from the home cursor (which marks where the
+    /// line starts while it is typed), wrapped at 16 columns. A line that needs more rows than
+    /// are left below scrolls the screen up, as the TI-82 does; one longer than the screen
+    /// shows the rows that hold the cursor. Everything after the line is blank: the line is
+    /// the last thing on the home screen.
+    pub(super) fn draw_entry_line(&mut self, hw: &mut Hardware) {
+        let ram = hw.mem.ram_mut();
+        let (mut row, col) = screen::cursor(ram);
+        let codes = self.entry.codes();
+        let cur = self.entry.cursor_cells();
+        let below = screen::ROWS - row;
+        let rows = rows_needed(col, codes.len(), cur);
+        if rows > below {
+            let n = (rows - below).min(row);
+            for _ in 0..n {
+                screen::scroll(ram);
+            }
+            row -= n;
+            screen::set_cursor(ram, row, col);
+        }
+        for c in col..screen::COLS {
+            screen::put(ram, row, c, b' ');
+        }
+        for r in row + 1..screen::ROWS {
+            screen::clear_row(ram, r);
+        }
+        let hidden = layout(row, col, cur).hidden * screen::COLS;
+        let first = row * screen::COLS + col;
+        for (i, &c) in codes.iter().enumerate() {
+            let Some(p) = (first + i).checked_sub(hidden) else {
+                continue;
+            };
+            if p >= screen::ROWS * screen::COLS {
+                break;
+            }
+            screen::put(ram, p / screen::COLS, p % screen::COLS, c);
+        }
         self.st.shown = Shown::Home;
         self.st.dirty = true;
+    }
+
+    /// The home cursor to the start of the entry line's last row (before ENTER moves on).
+    pub(super) fn cursor_to_entry_end(&mut self, hw: &mut Hardware) {
+        let ram = hw.mem.ram_mut();
+        let (row, col) = screen::cursor(ram);
+        let last = self.entry.codes().len().max(1) - 1;
+        let (end_row, _) = layout(row, col, last).cursor;
+        screen::set_cursor(ram, end_row, 0);
+    }
+
+    /// Whether the entry line's cursor is on the glass: the home screen, or a program's
+    /// `Input`/`Prompt` waiting for its answer.
+    pub(super) fn entry_cursor_shown(&self) -> bool {
+        match self.shell {
+            Shell::Home => self.st.shown == Shown::Home && !self.st.scroll_pending,
+            Shell::Running => matches!(self.interp.status(), Status::Waiting(Wait::Input(_))),
+            _ => false,
+        }
+    }
+
+    /// The cursor glyph for the modifier and mode (spec §8.4; the shapes: the Guidebook's
+    /// cursor table): a solid block, the 2nd arrow, the ALPHA `A`, each underlined while
+    /// inserting; a checkerboard when the line can take no more.
+    pub(super) fn entry_cursor_glyph(&self, limit: usize) -> u8 {
+        cursor_glyph(
+            self.shift,
+            self.entry.insert,
+            self.entry.tokens.len() >= limit,
+        )
+    }
+
+    /// Draws the entry cursor on `img` in the first half of its blink.
+    pub(super) fn draw_entry_cursor(&self, ram: &[u8], img: &mut [u8; SCREEN_BYTES]) {
+        if !self.entry_cursor_shown() || self.blink >= BLINK_PERIOD / 2 {
+            return;
+        }
+        let limit = if self.shell == Shell::Home {
+            HOME_ENTRY_MAX
+        } else {
+            INPUT_ENTRY_MAX
+        };
+        let (row, col) = screen::cursor(ram);
+        let (r, c) = layout(row, col, self.entry.cursor_cells()).cursor;
+        font::draw_large(img, r * 8, c * 6, &[self.entry_cursor_glyph(limit)]);
     }
 
     /// The home screen's cursor to the start of the next line; on the last line the scroll
@@ -33,16 +121,24 @@ impl BasicFirmware {
     }
 
     /// ENTER on the home screen: run `prgmNAME`, or evaluate the entry and show the answer.
+    /// The entry goes into the ENTRY storage; ENTER on an empty line runs the last entry
+    /// again.
     pub(super) fn enter(&mut self, hw: &mut Hardware) {
         if self.entry.is_empty() {
-            self.entry = self.last_entry.clone();
-            self.show_entry(hw);
+            if let Some(last) = self.history.last() {
+                self.entry = EntryLine::with(last);
+                self.show_entry(hw);
+            }
         }
-        let entry = std::mem::take(&mut self.entry);
-        self.last_entry = entry.clone();
+        self.cursor_to_entry_end(hw);
+        let entry = std::mem::take(&mut self.entry).tokens;
+        if !entry.is_empty() {
+            self.history.push(&entry);
+        }
         // The entry line stays; output starts on the next line.
         self.next_home_line(hw);
         if entry.is_empty() {
+            self.ready_for_entry(hw);
             return;
         }
         let result = if entry[0] == PRGM && entry.len() > 1 {
@@ -93,16 +189,23 @@ impl BasicFirmware {
         }
         os.st.shown = Shown::Home;
         os.st.dirty = true;
+        // The cursor waits on a blank line below.
+        self.ready_for_entry(hw);
     }
 
     pub(super) fn key_home(&mut self, hw: &mut Hardware, k: Key) {
-        let shift = std::mem::take(&mut self.shift);
+        let Some(shift) = self.take_shift(k) else {
+            return;
+        };
         match (shift, k) {
-            (_, Key::Enter) if shift != Shift::Second => self.enter(hw),
+            // 2nd ENTRY: the last entry in place of the line; again, the one before it.
             (Shift::Second, Key::Enter) => {
-                self.entry = self.last_entry.clone();
+                if let Some(t) = self.history.recall() {
+                    self.entry = EntryLine::with(&t);
+                }
                 self.show_entry(hw);
             }
+            (_, Key::Enter) => self.enter(hw),
             (_, Key::Clear) => {
                 if self.entry.is_empty() {
                     screen::clear_home(hw.mem.ram_mut());
@@ -134,34 +237,48 @@ impl BasicFirmware {
                 self.show_entry(hw);
             }
             _ => {
-                if self.edit_entry(shift, k, 200) {
+                if self.edit_entry(shift, k, HOME_ENTRY_MAX) {
                     self.show_entry(hw);
                 }
             }
         }
     }
 
-    /// The keys that edit an entry line alike on the home screen and in `Input`: 2nd and
-    /// ALPHA set the modifier, DEL removes the last token, the rest type their token (up to
-    /// `limit` bytes). Returns whether the line changed.
-    pub(super) fn edit_entry(&mut self, shift: Shift, k: Key, limit: usize) -> bool {
-        match (shift, k) {
-            (Shift::None, Key::Second) => self.shift = Shift::Second,
-            (Shift::None, Key::Alpha) => self.shift = Shift::Alpha,
-            (_, Key::Del) => {
-                pop_token(&mut self.entry);
-                return true;
-            }
-            _ => {
-                if let Some(t) = key_token(shift, k) {
-                    if self.entry.len() < limit {
-                        self.entry.extend_from_slice(t);
-                    }
-                    return true;
-                }
-            }
+    /// The modifier for key `k` on an entry line, the pending one taken. With A-LOCK on, a key
+    /// that has a letter types it and the lock stays, as it does for the keys that move along
+    /// or edit the line (◄ ► ▲ ▼ DEL CLEAR); ALPHA ends it (None: the key is used up), 2nd
+    /// ends it and is 2nd, any other key ends it and acts unshifted [I].
+    pub(super) fn take_shift(&mut self, k: Key) -> Option<Shift> {
+        let shift = std::mem::take(&mut self.shift);
+        if shift != Shift::AlphaLock {
+            return Some(shift);
         }
-        false
+        if k == Key::Alpha {
+            self.st.dirty = true;
+            return None;
+        }
+        if key_token(Shift::Alpha, k).is_some() {
+            self.shift = Shift::AlphaLock;
+            return Some(Shift::Alpha);
+        }
+        let stays = matches!(
+            k,
+            Key::Left | Key::Right | Key::Up | Key::Down | Key::Del | Key::Clear
+        );
+        if stays {
+            self.shift = Shift::AlphaLock;
+        }
+        Some(Shift::None)
+    }
+
+    /// The keys that edit an entry line alike on the home screen and in `Input` (see
+    /// [`edit_line`]). Returns whether the line or its cursor changed.
+    pub(super) fn edit_entry(&mut self, shift: Shift, k: Key, limit: usize) -> bool {
+        let changed = edit_line(&mut self.shift, &mut self.entry, shift, k, limit);
+        if changed {
+            self.st.dirty = true;
+        }
+        changed
     }
 
     /// The PRGM menu: ◄ ► between EXEC, EDIT and NEW; in EXEC and EDIT the programs by
@@ -222,8 +339,9 @@ impl BasicFirmware {
             (_, None) => {}
             (0, Some(i)) => {
                 self.shell = Shell::Home;
-                self.entry.push(PRGM);
-                self.entry.extend_from_slice(&names[i]);
+                let mut t = vec![PRGM];
+                t.extend_from_slice(&names[i]);
+                self.entry.type_token(&t, HOME_ENTRY_MAX);
                 self.show_entry(hw);
             }
             (1, Some(i)) => self.edit_program(hw, &names[i], 0),
@@ -267,7 +385,9 @@ impl BasicFirmware {
             // The next entry goes on a clean line below the last one. When the screen is full
             // (a scroll is pending), the cursor still sits on the entry's own line: the scroll
             // makes the new line, and the entry stays visible.
-            if !self.st.scroll_pending {
+            if self.st.scroll_pending {
+                self.ready_for_entry(hw);
+            } else {
                 let ram = hw.mem.ram_mut();
                 let (row, _) = screen::cursor(ram);
                 screen::clear_row(ram, row);
@@ -277,15 +397,56 @@ impl BasicFirmware {
     }
 }
 
-pub(super) fn pop_token(entry: &mut Vec<u8>) {
-    // Remove the last whole token (a two-byte token is removed whole).
-    let mut i = 0;
-    let mut last = 0;
-    while i < entry.len() {
-        last = i;
-        i += if is_prefix(entry[i]) { 2 } else { 1 };
+/// The keys that edit an entry line (the home screen's, `Input`'s, a matrix element's value):
+/// 2nd, ALPHA and 2nd A-LOCK set the modifier (`pending`); ◄ ► move a token, ▲ ▼ a screen row,
+/// 2nd ◄ ► to the line's ends; DEL deletes the token under the cursor; 2nd INS inserts before
+/// it until the cursor moves (or 2nd INS again); the rest type their token at the cursor (up
+/// to `limit` bytes). `shift` is the modifier the key comes with. Returns whether the line, its
+/// cursor or the modifier changed.
+pub(super) fn edit_line(
+    pending: &mut Shift,
+    e: &mut EntryLine,
+    shift: Shift,
+    k: Key,
+    limit: usize,
+) -> bool {
+    match (shift, k) {
+        (Shift::None, Key::Second) => *pending = Shift::Second,
+        (Shift::None, Key::Alpha) => *pending = Shift::Alpha,
+        (Shift::Second, Key::Alpha) => *pending = Shift::AlphaLock,
+        // ALPHA again cancels a pending ALPHA.
+        (Shift::Alpha, Key::Alpha) => {}
+        (Shift::Second, Key::Del) => e.insert = !e.insert,
+        (_, Key::Del) => e.delete(),
+        (Shift::Second, Key::Left) => e.to_start(),
+        (Shift::Second, Key::Right) => e.to_end(),
+        (_, Key::Left) => e.left(),
+        (_, Key::Right) => e.right(),
+        (_, Key::Up) => e.row(true),
+        (_, Key::Down) => e.row(false),
+        _ => match key_token(shift, k) {
+            Some(t) => {
+                e.type_token(t, limit);
+            }
+            None => return false,
+        },
     }
-    entry.truncate(last);
+    true
+}
+
+/// The cursor glyph for a modifier, insert mode and a full line (spec §8.4).
+pub(super) fn cursor_glyph(shift: Shift, insert: bool, full: bool) -> u8 {
+    if full {
+        return CURSOR_FULL;
+    }
+    match (shift, insert) {
+        (Shift::Second, false) => CURSOR_SECOND,
+        (Shift::Second, true) => CURSOR_SECOND_INSERT,
+        (Shift::Alpha | Shift::AlphaLock, false) => CURSOR_ALPHA,
+        (Shift::Alpha | Shift::AlphaLock, true) => CURSOR_ALPHA_INSERT,
+        (Shift::None, false) => CURSOR_BLOCK,
+        (Shift::None, true) => CURSOR_INSERT,
+    }
 }
 
 /// The token a key types on the home screen or in `Input`, with 2nd or ALPHA pending.
@@ -348,7 +509,7 @@ pub(super) fn key_token(shift: Shift, k: Key) -> Option<&'static [u8]> {
             Comma => &[EXP10],
             _ => return None,
         },
-        Shift::Alpha => match k {
+        Shift::Alpha | Shift::AlphaLock => match k {
             Math => b"A",
             Matrx => b"B",
             Prgm => b"C",

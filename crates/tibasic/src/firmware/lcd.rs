@@ -28,7 +28,15 @@ impl BasicFirmware {
             Shell::Error { err, sel } => draw_error(err, *sel, &mut img),
             Shell::Link(screen) => screen.draw(&mut img),
             Shell::Mem(screen) => screen.draw(ram, &mut img),
-            Shell::Catalog { cur, .. } => cur.draw(&mut img),
+            Shell::Catalog { cur, .. } => cur.draw(ram, &mut img),
+            Shell::Matrix(m) => {
+                let stored = matrices::stored_matrix(ram, m.name);
+                let glyph = m.value.as_ref().map_or(CURSOR_BLOCK, |v| {
+                    let full = v.tokens.len() >= crate::shell::matrix::VALUE_MAX;
+                    home::cursor_glyph(self.shift, v.insert, full)
+                });
+                m.draw(stored.as_ref(), self.st.modes.format(), glyph, &mut img);
+            }
             Shell::Editor => {
                 if let Some(e) = &self.editor {
                     e.draw(&mut img);
@@ -48,7 +56,10 @@ impl BasicFirmware {
                     draw_menu(&title, &items, self.menu_sel, &mut img);
                 } else {
                     match self.st.shown {
-                        Shown::Home => screen::render_home(ram, &mut img),
+                        Shown::Home => {
+                            screen::render_home(ram, &mut img);
+                            self.draw_entry_cursor(ram, &mut img);
+                        }
                         Shown::Graph => img.copy_from_slice(screen::plot(ram)),
                     }
                 }

@@ -64,6 +64,13 @@ impl BasicFirmware {
                 fw.show_entry(hw);
             }
             CatalogFrom::Editor => fw.shell = Shell::Editor,
+            CatalogFrom::Matrix => match fw.matrix.take() {
+                Some(m) => fw.shell = Shell::Matrix(m),
+                None => {
+                    fw.shell = Shell::Home;
+                    fw.show_entry(hw);
+                }
+            },
         };
         match action {
             CatalogAction::None => {}
@@ -74,11 +81,18 @@ impl BasicFirmware {
                             e.type_token(token);
                         }
                     }
-                    _ => {
-                        let limit = if from == CatalogFrom::Input { 100 } else { 200 };
-                        if self.entry.len() + token.len() <= limit {
-                            self.entry.extend_from_slice(token);
+                    CatalogFrom::Matrix => {
+                        if let Some(m) = &mut self.matrix {
+                            m.type_value(token);
                         }
+                    }
+                    _ => {
+                        let limit = if from == CatalogFrom::Input {
+                            INPUT_ENTRY_MAX
+                        } else {
+                            HOME_ENTRY_MAX
+                        };
+                        self.entry.type_token(token, limit);
                     }
                 }
                 back(self, hw);
@@ -92,7 +106,11 @@ impl BasicFirmware {
             }
             CatalogAction::Open(_) => {}
             CatalogAction::Close => back(self, hw),
-            // 2nd QUIT from a program's `Input` or the editor only closes the menu.
+            // MATRX ► EDIT opens the matrix editor from the home screen; from a program's
+            // `Input`, the program editor or the matrix editor it only closes the menu [I].
+            CatalogAction::EditMatrix(m) if from == CatalogFrom::Home => self.edit_matrix(hw, m),
+            CatalogAction::EditMatrix(_) => back(self, hw),
+            // 2nd QUIT from a program's `Input` or an editor only closes the menu.
             CatalogAction::Quit if from != CatalogFrom::Home => back(self, hw),
             CatalogAction::Quit => {
                 self.entry.clear();

@@ -30,7 +30,12 @@ use crate::real::Real;
 use crate::screen::{self, SCREEN_BYTES};
 use crate::shell::catalog::{CatalogAction, CatalogCursor, CatalogFrom};
 use crate::shell::editor::{Editor, EditorAction};
+use crate::shell::entry::{
+    layout, rows_needed, EntryLine, EntryStack, CURSOR_ALPHA, CURSOR_ALPHA_INSERT, CURSOR_BLOCK,
+    CURSOR_FULL, CURSOR_INSERT, CURSOR_SECOND, CURSOR_SECOND_INSERT,
+};
 use crate::shell::link::{LinkAction, LinkScreen, Phase};
+use crate::shell::matrix::MatrixEditor;
 use crate::shell::mem::{MemAction, MemScreen};
 use crate::shell::mode::{ModeAction, ModeCursor};
 use crate::shell::stat::ListEditor;
@@ -41,13 +46,14 @@ mod editing;
 mod home;
 mod lcd;
 mod link;
+mod matrices;
 mod menus;
 mod power;
 mod program;
 mod stat;
 mod state;
 
-use home::key_token;
+use home::{edit_line, key_token};
 use link::{get_request, send_variable, Transfer};
 
 /// T-states between two LCD accesses when pushing the screen (the driver's busy time,
@@ -55,6 +61,12 @@ use link::{get_request, send_variable, Transfer};
 pub const LCD_GAP: u64 = 64;
 /// Statements run between two checks of the keypad and the budget.
 const SLICE: u32 = 64;
+/// Key scans (100 Hz) of one blink of the entry cursor: on for half, then the character
+/// under it for half [I].
+const BLINK_PERIOD: u8 = 100;
+/// The longest entry line, in bytes of tokens, on the home screen and in `Input` [I].
+const HOME_ENTRY_MAX: usize = 200;
+const INPUT_ENTRY_MAX: usize = 100;
 
 /// The latest time (T-states) a save state may hold (the machine's own bound, 2^60, about
 /// 6 500 years of emulated time), far enough from `u64::MAX` that no addition overflows.
@@ -87,6 +99,8 @@ enum Shell {
     Editor,
     /// The statistics list editor (STAT › EDIT › `1:Edit…`).
     StatEdit(ListEditor),
+    /// The matrix editor (MATRX ► EDIT).
+    Matrix(MatrixEditor),
 }
 
 /// A pending key modifier.
@@ -96,6 +110,8 @@ enum Shift {
     None,
     Second,
     Alpha,
+    /// 2nd A-LOCK: ALPHA stays on until ALPHA is pressed again.
+    AlphaLock,
 }
 
 /// The built-in TI-BASIC runtime.
@@ -106,9 +122,12 @@ pub struct BasicFirmware {
     scanner: Scanner,
     shell: Shell,
     shift: Shift,
-    /// The home screen's entry line (tokens), and the last one entered (2nd ENTRY).
-    entry: Vec<u8>,
-    last_entry: Vec<u8>,
+    /// The entry line being typed (home screen or `Input`), and the ENTRY storage (2nd ENTRY).
+    entry: EntryLine,
+    history: EntryStack,
+    /// The entry cursor's blink: scans since it last came on (on for the first half of
+    /// [`BLINK_PERIOD`]).
+    blink: u8,
     /// `Menu(` selection, `Input` text and which `Prompt` item is being read.
     menu_sel: usize,
     input_idx: usize,
@@ -123,6 +142,8 @@ pub struct BasicFirmware {
     transfer: Option<Transfer>,
     /// The program being edited (PRGM EDIT / NEW, ERR Goto), kept while a menu types into it.
     editor: Option<Editor>,
+    /// The matrix editor, kept while a menu types into an element's value.
+    matrix: Option<MatrixEditor>,
     /// Turned off (2nd OFF, or the automatic power-down): the glass is blank, only ON acts.
     off: bool,
     /// When the user last pressed a key (or a program last ran): the automatic power-down
@@ -162,8 +183,9 @@ impl BasicFirmware {
             scanner: Scanner::default(),
             shell: Shell::Home,
             shift: Shift::None,
-            entry: Vec::new(),
-            last_entry: Vec::new(),
+            entry: EntryLine::default(),
+            history: EntryStack::default(),
+            blink: 0,
             menu_sel: 0,
             input_idx: 0,
             input_started: false,
@@ -172,6 +194,7 @@ impl BasicFirmware {
             sender: None,
             transfer: None,
             editor: None,
+            matrix: None,
             off: false,
             last_activity: 0,
             contrast_shown_until: 0,
@@ -210,6 +233,17 @@ impl BasicFirmware {
         )
     }
 
+    /// The text cell (row, column) of the entry line's cursor while it is on the glass (the
+    /// home screen or a program's `Input`), whichever half of its blink it is in: a tool
+    /// waiting for the screen to settle leaves that cell out, as it does the run indicator.
+    pub fn entry_cursor_cell(&self, ram: &[u8]) -> Option<(usize, usize)> {
+        if self.off || !self.entry_cursor_shown() {
+            return None;
+        }
+        let (row, col) = screen::cursor(ram);
+        Some(layout(row, col, self.entry.cursor_cells()).cursor)
+    }
+
     /// The last program error and where it happened.
     pub fn last_error(&self) -> Option<&ProgramError> {
         self.last_error.as_ref()
@@ -219,7 +253,7 @@ impl BasicFirmware {
     pub fn run_program(&mut self, hw: &mut Hardware, name: &[u8]) -> Result<(), ErrorKind> {
         let mut entry = vec![PRGM];
         entry.extend_from_slice(name);
-        self.entry = entry;
+        self.entry = EntryLine::with(&entry);
         self.show_entry(hw);
         self.enter(hw);
         match &self.shell {
@@ -257,6 +291,11 @@ impl BasicFirmware {
 
     fn handle_key(&mut self, hw: &mut Hardware, k: Key) {
         self.last_activity = hw.now;
+        // The entry cursor shows at once after a key, then blinks.
+        self.blink = 0;
+        if self.entry_cursor_shown() {
+            self.st.dirty = true;
+        }
         if self.shift == Shift::Second && matches!(k, Key::Up | Key::Down) {
             self.shift = Shift::None;
             self.adjust_contrast(hw, k == Key::Up);
@@ -272,6 +311,7 @@ impl BasicFirmware {
             Shell::Catalog { cur, from } => self.key_catalog(hw, k, cur, from),
             Shell::Editor => self.key_editor(hw, k),
             Shell::StatEdit(ed) => self.key_list_editor(hw, k, ed),
+            Shell::Matrix(m) => self.key_matrix(hw, k, m),
             Shell::Running => {
                 if let Status::Waiting(w) = self.interp.status() {
                     self.key_wait(hw, k, w);
@@ -329,6 +369,12 @@ impl BasicFirmware {
             self.power_down(hw);
             self.next_scan = hw.now + SCAN_PERIOD;
             return;
+        }
+        if self.entry_cursor_shown() {
+            self.blink = (self.blink + 1) % BLINK_PERIOD;
+            if self.blink == 0 || self.blink == BLINK_PERIOD / 2 {
+                self.st.dirty = true;
+            }
         }
         if let Shell::Mode(_) = self.shell {
             // The MODE cursor's blink.

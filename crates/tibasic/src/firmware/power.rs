@@ -65,6 +65,8 @@ impl BasicFirmware {
     pub(super) fn power_up(&mut self, hw: &mut Hardware) {
         self.off = false;
         self.last_activity = hw.now;
+        // The entry cursor comes back on at once, as after a key.
+        self.blink = 0;
         hw.write_port(0x10, 0x03, hw.now);
         hw.now += LCD_GAP;
         self.st.dirty = true;

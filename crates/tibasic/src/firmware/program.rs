@@ -59,10 +59,13 @@ impl BasicFirmware {
         k: Key,
         items: &[(Option<Value>, Target)],
     ) {
-        let shift = std::mem::take(&mut self.shift);
+        let Some(shift) = self.take_shift(k) else {
+            return;
+        };
         match (shift, k) {
             (_, Key::Enter) => {
-                let entry = std::mem::take(&mut self.entry);
+                self.cursor_to_entry_end(hw);
+                let entry = std::mem::take(&mut self.entry).tokens;
                 let Some((_, target)) = items.get(self.input_idx).cloned() else {
                     self.input_idx = 0;
                     self.interp.finish_wait(None);
@@ -103,24 +106,17 @@ impl BasicFirmware {
             }
             (shift, k) if self.open_catalog(shift, k, CatalogFrom::Input) => {}
             _ => {
-                if self.edit_entry(shift, k, 100) {
+                if self.edit_entry(shift, k, INPUT_ENTRY_MAX) {
                     self.show_input(hw);
                 }
             }
         }
     }
 
+    /// The answer being typed, after its prompt (wrapping and scrolling as on the home
+    /// screen).
     pub(super) fn show_input(&mut self, hw: &mut Hardware) {
-        let ram = hw.mem.ram_mut();
-        let (row, col) = screen::cursor(ram);
-        let codes = crate::os::string_codes(&self.entry);
-        let room = screen::COLS - col;
-        let tail = &codes[codes.len().saturating_sub(room)..];
-        for c in col..screen::COLS {
-            screen::put(ram, row, c, b' ');
-        }
-        screen::write_at(ram, row, col, tail);
-        self.st.dirty = true;
+        self.draw_entry_line(hw);
     }
 
     /// Runs program statements until the budget, a wait, or the end.

@@ -5,7 +5,7 @@ use super::*;
 
 impl BasicFirmware {
     pub(super) fn save(&self, w: &mut StateWriter) {
-        w.u8(7); // format version of this firmware's state
+        w.u8(8); // format version of this firmware's state
         self.interp.save(w);
         let s = &self.st;
         w.u8(match s.shown {
@@ -77,11 +77,16 @@ impl BasicFirmware {
                     CatalogFrom::Home => 0,
                     CatalogFrom::Input => 1,
                     CatalogFrom::Editor => 2,
+                    CatalogFrom::Matrix => 3,
                 });
             }
             Shell::Editor => w.u8(8),
-            Shell::StatEdit(ed) => {
+            Shell::Matrix(m) => {
                 w.u8(9);
+                m.save(w);
+            }
+            Shell::StatEdit(ed) => {
+                w.u8(10);
                 ed.save(w);
             }
             Shell::Mode(c) => {
@@ -94,9 +99,10 @@ impl BasicFirmware {
             Shift::None => 0,
             Shift::Second => 1,
             Shift::Alpha => 2,
+            Shift::AlphaLock => 3,
         });
-        w.bytes(&self.entry);
-        w.bytes(&self.last_entry);
+        w.bytes(&self.entry.tokens);
+        w.bytes(self.history.last().unwrap_or_default());
         w.u32(self.menu_sel as u32);
         w.u32(self.input_idx as u32);
         w.bool(self.input_started);
@@ -150,6 +156,24 @@ impl BasicFirmware {
         w.bool(self.off);
         w.u64(self.last_activity);
         w.u64(self.contrast_shown_until);
+        // Version 7: the entry line's cursor, the ENTRY storage, the cursor's blink.
+        w.u32(self.entry.pos as u32);
+        w.bool(self.entry.insert);
+        w.u32(self.history.entries.len() as u32);
+        for e in &self.history.entries {
+            w.bytes(e);
+        }
+        w.u32(self.history.recall as u32);
+        w.u8(self.blink);
+        match &self.matrix {
+            Some(m) => {
+                w.bool(true);
+                m.save(w);
+            }
+            None => w.bool(false),
+        }
+        // Version 8: the statistics variables, the window variables kept outside RAM, the
+        // window before the last zoom, whether the graph must be drawn again.
         w.u32(self.st.stats.len() as u32);
         for (k, v) in &self.st.stats {
             w.u8(*k);
@@ -170,16 +194,18 @@ impl BasicFirmware {
             }
             None => w.bool(false),
         }
+        w.bool(self.st.graph_dirty);
     }
 
     pub(super) fn load(&mut self, data: &[u8]) -> Result<(), StateError> {
         let mut r = StateReader::new(data);
         let mut f = BasicFirmware::new();
         // Version 1 had no `Send(` sender, version 2 no LINK screens, version 3 no MODE
-        // screen, version 4 no program editor, version 5 no power state, version 6 no
-        // statistics variables.
+        // screen, version 4 no program editor, version 5 no power state, version 6 no entry
+        // cursor nor ENTRY storage (one last entry), version 7 no statistics or extra window
+        // variables.
         let version = r.u8()?;
-        if !(1..=7).contains(&version) {
+        if !(1..=8).contains(&version) {
             return Err(StateError::Corrupt(
                 "unknown TI-BASIC runtime state version",
             ));
@@ -247,7 +273,8 @@ impl BasicFirmware {
             4 => Shell::Link(LinkScreen::load(&mut r)?),
             6 => Shell::Mem(MemScreen::load(&mut r)?),
             8 => Shell::Editor,
-            9 => Shell::StatEdit(crate::shell::stat::ListEditor::load(&mut r)?),
+            9 if version >= 7 => Shell::Matrix(MatrixEditor::load(&mut r)?),
+            10 if version >= 8 => Shell::StatEdit(crate::shell::stat::ListEditor::load(&mut r)?),
             7 => {
                 let cur = CatalogCursor {
                     menu: r.u32()? as usize,
@@ -259,6 +286,7 @@ impl BasicFirmware {
                     0 => CatalogFrom::Home,
                     1 => CatalogFrom::Input,
                     2 if version >= 5 => CatalogFrom::Editor,
+                    3 if version >= 7 => CatalogFrom::Matrix,
                     _ => return Err(StateError::Corrupt("menu origin")),
                 };
                 if !cur.valid() {
@@ -281,10 +309,14 @@ impl BasicFirmware {
         f.shift = match r.u8()? {
             1 => Shift::Second,
             2 => Shift::Alpha,
+            3 => Shift::AlphaLock,
             _ => Shift::None,
         };
-        f.entry = r.bytes()?.to_vec();
-        f.last_entry = r.bytes()?.to_vec();
+        f.entry = EntryLine::with(r.bytes()?);
+        let last_entry = r.bytes()?.to_vec();
+        if !last_entry.is_empty() {
+            f.history.entries.push(last_entry);
+        }
         f.menu_sel = r.u32()? as usize;
         f.input_idx = r.u32()? as usize;
         f.input_started = r.bool()?;
@@ -357,6 +389,23 @@ impl BasicFirmware {
             f.last_activity = f.next_scan;
         }
         if version >= 7 {
+            f.entry.pos = r.u32()? as usize;
+            f.entry.insert = r.bool()?;
+            let n = r.u32()? as usize;
+            if n > crate::shell::entry::ENTRY_STORAGE {
+                return Err(StateError::Corrupt("ENTRY storage"));
+            }
+            f.history.entries.clear();
+            for _ in 0..n {
+                f.history.entries.push(r.bytes()?.to_vec());
+            }
+            f.history.recall = r.u32()? as usize;
+            f.blink = r.u8()?;
+            if r.bool()? {
+                f.matrix = Some(MatrixEditor::load(&mut r)?);
+            }
+        }
+        if version >= 8 {
             let n = r.u32()? as usize;
             if n > 0x20 {
                 return Err(StateError::Corrupt("statistics variable count"));
@@ -389,6 +438,7 @@ impl BasicFirmware {
                 }
                 f.st.zprevious = Some(win);
             }
+            f.st.graph_dirty = r.bool()?;
         }
         r.done()?;
         f.validate()?;
@@ -425,8 +475,14 @@ impl BasicFirmware {
         {
             return corrupt("runtime clock");
         }
-        if self.entry.len() > 1024 || self.last_entry.len() > 1024 {
+        if self.entry.tokens.len() > 1024 || !self.entry.valid() {
             return corrupt("entry line");
+        }
+        if !self.history.valid() {
+            return corrupt("ENTRY storage");
+        }
+        if self.blink >= BLINK_PERIOD {
+            return corrupt("cursor blink");
         }
         // The editor screen needs the program it edits.
         let editing = matches!(
@@ -439,6 +495,17 @@ impl BasicFirmware {
         );
         if editing != self.editor.is_some() {
             return corrupt("program editor without its program, or the reverse");
+        }
+        // A menu over the matrix editor keeps that editor, and only then.
+        let over_matrix = matches!(
+            self.shell,
+            Shell::Catalog {
+                from: CatalogFrom::Matrix,
+                ..
+            }
+        );
+        if over_matrix != self.matrix.is_some() {
+            return corrupt("menu over the matrix editor without it, or the reverse");
         }
         // A menu opened from a program's `Input` needs the program waiting there.
         if let Shell::Catalog {

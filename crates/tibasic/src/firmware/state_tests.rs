@@ -91,6 +91,56 @@ fn times_and_keys_that_would_overflow_are_refused() {
     });
 }
 
+#[test]
+fn entry_cursors_and_storage_that_break_their_rules_are_refused() {
+    let calc = calc_running("Pause");
+    refused(&calc, "cursor past the line", |f| {
+        f.entry = EntryLine::with(b"12");
+        f.entry.pos = 3;
+    });
+    refused(&calc, "cursor inside a two-byte token", |f| {
+        f.entry = EntryLine::with(&[PREFIX_LIST, 0]);
+        f.entry.pos = 1;
+    });
+    refused(&calc, "ENTRY storage over 128 bytes", |f| {
+        f.history.entries = vec![vec![b'1'; 100], vec![b'2'; 100]];
+    });
+    refused(&calc, "recall past the entries", |f| f.history.recall = 5);
+    refused(&calc, "blink past its period", |f| f.blink = 200);
+}
+
+#[test]
+fn matrix_editors_pointing_outside_their_matrix_are_refused() {
+    use crate::shell::matrix::{Field, MatrixEditor};
+    let calc = calc_running("Pause");
+    let editor = |field| {
+        let mut m = MatrixEditor::open(0, Some((2, 3)));
+        m.field = field;
+        m
+    };
+    refused(&calc, "element past the rows", |f| {
+        f.shell = Shell::Matrix(editor(Field::Element(2, 0)))
+    });
+    refused(&calc, "view past the rows", |f| {
+        let mut m = editor(Field::Dim(0));
+        m.top = 2;
+        f.shell = Shell::Matrix(m)
+    });
+    refused(
+        &calc,
+        "a menu over a matrix editor that is not there",
+        |f| {
+            f.shell = Shell::Catalog {
+                cur: CatalogCursor::open(0),
+                from: CatalogFrom::Matrix,
+            }
+        },
+    );
+    refused(&calc, "100 rows", |f| {
+        f.shell = Shell::Matrix(MatrixEditor::open(0, Some((100, 1))))
+    });
+}
+
 fn fw_of(calc: &Calc) -> &BasicFirmware {
     BasicFirmware::of(calc).expect("runtime")
 }

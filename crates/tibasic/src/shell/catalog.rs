@@ -19,6 +19,8 @@ pub enum Item {
     Menu(&'static str, &'static str),
     /// The item's text and the screen it opens (STAT's `Edit…`).
     Screen(&'static str, &'static str),
+    /// MATRX ► EDIT: opens the matrix editor on matrix 0-4 (`[A]`-`[E]`).
+    EditMatrix(u8),
 }
 
 /// The screen STAT › EDIT › `1:Edit…` opens.
@@ -178,6 +180,16 @@ pub const MATRX: Catalog = Catalog {
                 T(&[0x16]),
                 T(&[0x17]),
                 T(&[0x18]),
+            ],
+        ),
+        (
+            "EDIT",
+            &[
+                Item::EditMatrix(0),
+                Item::EditMatrix(1),
+                Item::EditMatrix(2),
+                Item::EditMatrix(3),
+                Item::EditMatrix(4),
             ],
         ),
     ],
@@ -431,6 +443,8 @@ pub enum CatalogFrom {
     /// A program's `Input`.
     Input,
     Editor,
+    /// The value typed for a matrix element (MATRX EDIT).
+    Matrix,
 }
 
 /// An item's text: its token as the calculator spells it, without the spaces some tokens
@@ -440,6 +454,7 @@ pub fn label(item: &Item) -> String {
         // (The TI-82's character set has no subscript n: `Uₙ` shows as `Un` here [I].)
         Item::Token(t) => detokenize(t, Spelling::Display).trim().replace('ₙ', "n"),
         Item::Menu(title, _) | Item::Screen(title, _) => title.to_string(),
+        Item::EditMatrix(k) => format!("[{}]", char::from(b'A' + k)),
     }
 }
 
@@ -464,6 +479,8 @@ pub enum CatalogAction {
     Close,
     /// 2nd QUIT: to the home screen.
     Quit,
+    /// MATRX ► EDIT: open the matrix editor on matrix 0-4.
+    EditMatrix(u8),
 }
 
 impl CatalogCursor {
@@ -526,6 +543,7 @@ impl CatalogCursor {
     fn choose(&mut self, item: Item) -> CatalogAction {
         match item {
             Item::Token(t) => CatalogAction::Type(t),
+            Item::EditMatrix(k) => CatalogAction::EditMatrix(k),
             Item::Menu(_, menu) => {
                 if let Some(c) = CatalogCursor::open_named(menu) {
                     *self = c;
@@ -537,8 +555,9 @@ impl CatalogCursor {
     }
 
     /// The tab titles on the top line (the open one inverted), the items below, `N:TEXT`
-    /// with the selected number inverted, scrolling.
-    pub fn draw(&self, img: &mut [u8; SCREEN_BYTES]) {
+    /// with the selected number inverted, scrolling. MATRX ► EDIT's items show each defined
+    /// matrix's dimensions after its name (`[A] 2×3`), read from the VAT in `ram`.
+    pub fn draw(&self, ram: &[u8], img: &mut [u8; SCREEN_BYTES]) {
         let tabs = self.catalog().tabs;
         let mut col = 0;
         for (i, (title, _)) in tabs.iter().enumerate() {
@@ -546,7 +565,29 @@ impl CatalogCursor {
             font::draw_large_with(img, 0, col, &codes, i == self.tab);
             col += 6 * (codes.len() + 1);
         }
-        let labels: Vec<String> = tabs[self.tab].1.iter().map(label).collect();
+        let labels: Vec<String> = tabs[self.tab]
+            .1
+            .iter()
+            .map(|item| match item {
+                Item::EditMatrix(k) => match matrix_dims(ram, *k) {
+                    Some((r, c)) => format!("{} {r}×{c}", label(item)),
+                    None => label(item),
+                },
+                _ => label(item),
+            })
+            .collect();
         super::draw_items(img, &labels, self.sel, 1);
+    }
+}
+
+/// The dimensions of matrix `k` (0-4) in the VAT, if it is defined.
+fn matrix_dims(ram: &[u8], k: u8) -> Option<(u8, u8)> {
+    let name = tifiles::var::VarName::from_bytes(&[crate::token::PREFIX_MATRIX, k]);
+    match tifiles::vat::read(ram, tifiles::var::VarType::Matrix, &name).ok()?? {
+        tifiles::var::Variable {
+            data: tifiles::var::VarData::Matrix(m),
+            ..
+        } => Some((m.rows, m.cols)),
+        _ => None,
     }
 }

@@ -326,7 +326,7 @@ fn split_lines(tokens: &[u8]) -> Vec<Vec<u8>> {
 }
 
 /// The length of the token at `i` (two bytes after a prefix byte).
-fn token_len(line: &[u8], i: usize) -> usize {
+pub(crate) fn token_len(line: &[u8], i: usize) -> usize {
     if crate::token::is_prefix(line[i]) && i + 1 < line.len() {
         2
     } else {
@@ -335,12 +335,12 @@ fn token_len(line: &[u8], i: usize) -> usize {
 }
 
 /// The offset of the token after the one at `pos`.
-fn next(line: &[u8], pos: usize) -> usize {
+pub(crate) fn next(line: &[u8], pos: usize) -> usize {
     (pos + token_len(line, pos)).min(line.len())
 }
 
 /// The offset of the token before `pos`.
-fn prev(line: &[u8], pos: usize) -> usize {
+pub(crate) fn prev(line: &[u8], pos: usize) -> usize {
     let mut i = 0;
     let mut last = 0;
     while i < pos {
@@ -351,7 +351,7 @@ fn prev(line: &[u8], pos: usize) -> usize {
 }
 
 /// The start of the token at or before `pos` (clamped to the line).
-fn snap(line: &[u8], pos: usize) -> usize {
+pub(crate) fn snap(line: &[u8], pos: usize) -> usize {
     let pos = pos.min(line.len());
     let mut i = 0;
     while i < pos {

@@ -3,7 +3,9 @@
 
 pub mod catalog;
 pub mod editor;
+pub mod entry;
 pub mod link;
+pub mod matrix;
 pub mod mem;
 pub mod mode;
 pub mod stat;

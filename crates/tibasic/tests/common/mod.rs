@@ -13,6 +13,24 @@ pub fn glass(calc: &Calc) -> Vec<String> {
         .collect()
 }
 
+/// Lines of the glass with the entry cursor taken out: its glyphs (spec §8.4: █ ⇧ Ⓐ and
+/// their underlined forms, the full line's ▒) read as the blank cell it blinks with, trailing
+/// blanks cut. For comparing screens taken at different points of the cursor's blink. (The
+/// insert cursor's glyph is the underscore's: it reads as `_` and stays.)
+pub fn without_cursor(lines: &[String]) -> Vec<String> {
+    const CURSORS: [&str; 7] = ["█", "⇧\u{332}", "A\u{332}", "⇧", "Ⓐ", "▁", "▒"];
+    lines
+        .iter()
+        .map(|l| {
+            let mut l = l.clone();
+            for c in CURSORS {
+                l = l.replace(c, " ");
+            }
+            l.trim_end().to_string()
+        })
+        .collect()
+}
+
 /// Taps `ks` one after the other.
 pub fn keys(calc: &mut Calc, ks: &[Key]) {
     for &k in ks {
