@@ -25,6 +25,7 @@ use crate::value::{ErrorKind, Matrix, Value, MAX_DIM, MAX_LIST};
 mod draw;
 mod graph;
 mod window;
+pub use graph::equation_in;
 pub use window::default_value as window_default;
 
 /// Window variables kept in RAM at their OS addresses (spec §7.2, §3.8): token second

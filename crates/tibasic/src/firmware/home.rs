@@ -227,6 +227,9 @@ impl BasicFirmware {
                 self.shell = Shell::Mem(MemScreen::new());
                 self.st.dirty = true;
             }
+            (Shift::None, Key::YEquals) => self.open_y_editor(hw),
+            (Shift::None, Key::Graph) => self.open_graph(hw, false),
+            (Shift::None, Key::Trace) => self.open_graph(hw, true),
             (Shift::None, Key::Mode) => {
                 self.shell = Shell::Mode(ModeCursor::open(&self.st.modes));
                 self.indicator = 0;

@@ -42,6 +42,17 @@ impl BasicFirmware {
                     e.draw(&mut img);
                 }
             }
+            Shell::YEditor(ed) => {
+                let f = Self::functions(hw);
+                let glyph = home::cursor_glyph(self.shift, ed.line.insert, false);
+                ed.draw(&f, Some(glyph), &mut img);
+            }
+            Shell::Graph(t) => {
+                img.copy_from_slice(screen::plot(ram));
+                if let Some(t) = t {
+                    t.draw(self.st.modes.format(), &mut img);
+                }
+            }
             Shell::StatEdit(ed) => {
                 let lists = Self::editor_lists(hw);
                 ed.draw(&lists, self.st.modes.format(), &mut img);

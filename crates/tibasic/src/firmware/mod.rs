@@ -43,6 +43,7 @@ use crate::token::*;
 use crate::value::{ErrorKind, Value};
 
 mod editing;
+mod graphing;
 mod home;
 mod lcd;
 mod link;
@@ -99,6 +100,10 @@ enum Shell {
     Editor,
     /// The statistics list editor (STAT › EDIT › `1:Edit…`).
     StatEdit(ListEditor),
+    /// The Y= editor.
+    YEditor(crate::shell::graphing::YEditor),
+    /// The graph (GRAPH), with the TRACE cursor if tracing.
+    Graph(Option<crate::shell::graphing::Trace>),
     /// The matrix editor (MATRX ► EDIT).
     Matrix(MatrixEditor),
 }
@@ -311,6 +316,8 @@ impl BasicFirmware {
             Shell::Catalog { cur, from } => self.key_catalog(hw, k, cur, from),
             Shell::Editor => self.key_editor(hw, k),
             Shell::StatEdit(ed) => self.key_list_editor(hw, k, ed),
+            Shell::YEditor(ed) => self.key_y_editor(hw, k, ed),
+            Shell::Graph(t) => self.key_graph(hw, k, t),
             Shell::Matrix(m) => self.key_matrix(hw, k, m),
             Shell::Running => {
                 if let Status::Waiting(w) = self.interp.status() {

@@ -85,6 +85,20 @@ impl BasicFirmware {
                 w.u8(9);
                 m.save(w);
             }
+            Shell::YEditor(ed) => {
+                w.u8(11);
+                ed.save(w);
+            }
+            Shell::Graph(t) => {
+                w.u8(12);
+                match t {
+                    Some(t) => {
+                        w.bool(true);
+                        t.save(w);
+                    }
+                    None => w.bool(false),
+                }
+            }
             Shell::StatEdit(ed) => {
                 w.u8(10);
                 ed.save(w);
@@ -275,6 +289,12 @@ impl BasicFirmware {
             8 => Shell::Editor,
             9 if version >= 7 => Shell::Matrix(MatrixEditor::load(&mut r)?),
             10 if version >= 8 => Shell::StatEdit(crate::shell::stat::ListEditor::load(&mut r)?),
+            11 if version >= 8 => Shell::YEditor(crate::shell::graphing::YEditor::load(&mut r)?),
+            12 if version >= 8 => Shell::Graph(if r.bool()? {
+                Some(crate::shell::graphing::Trace::load(&mut r)?)
+            } else {
+                None
+            }),
             7 => {
                 let cur = CatalogCursor {
                     menu: r.u32()? as usize,

@@ -48,6 +48,11 @@ impl Os<'_> {
         }
     }
 
+    /// X of pixel column `c` (for TRACE).
+    pub(super) fn trace_x(&self, c: i64) -> Result<Real, ErrorKind> {
+        self.column_x(c)
+    }
+
     /// X of pixel column `c`.
     fn column_x(&self, c: i64) -> Result<Real, ErrorKind> {
         let xmin = self.window_get(XMIN);

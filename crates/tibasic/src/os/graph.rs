@@ -31,12 +31,59 @@ impl Os<'_> {
 
     /// The tokens of `Yₙ` and whether it is selected; `None` if it does not exist.
     pub fn equation_tokens(&self, k: u8) -> Option<(Vec<u8>, bool)> {
-        let e = vat::find(self.ram(), VarType::Equation, &name(k)).ok()??;
-        let selected = e.type_byte & 0x20 != 0;
-        match vat::read_value(self.ram(), &e).ok()?.data {
-            VarData::Equation(t) => Some((t, selected)),
-            _ => None,
+        equation_in(self.ram(), k)
+    }
+
+    /// Selects or deselects `Yₙ` (the Y= editor's `=`); the graph is to be drawn again.
+    pub fn select_equation(&mut self, k: u8, on: bool) -> Result<(), ErrorKind> {
+        vat::set_selected(self.ram_mut(), &name(k), on).map_err(vat_err)?;
+        self.st.graph_dirty = true;
+        Ok(())
+    }
+
+    /// The Y= editor leaving a function: its tokens stored if they changed (a new function
+    /// is selected, an emptied one deselected [I]).
+    pub fn edit_equation(&mut self, k: u8, tokens: &[u8]) -> Result<(), ErrorKind> {
+        let old = self.equation_tokens(k);
+        if old.as_ref().map(|(t, _)| t.as_slice()) == Some(tokens) {
+            return Ok(());
         }
+        if old.is_none() && tokens.is_empty() {
+            return Ok(());
+        }
+        let selected = old.as_ref().is_none_or(|(t, sel)| *sel || t.is_empty());
+        self.set_equation(k, tokens.to_vec())?;
+        self.select_equation(k, selected && !tokens.is_empty())
+    }
+
+    /// The graph as it should be now (drawn again if something it depends on changed), and
+    /// shown.
+    pub fn graph_now(&mut self) -> Result<(), ErrorKind> {
+        self.regraph_if_dirty()?;
+        self.show_graph();
+        Ok(())
+    }
+
+    /// TRACE on `Yₙ` at pixel column `c`: X (and the variable X) at that column, Y (and the
+    /// variable Y) the function's value there if it has one, and the point's pixel row.
+    pub fn trace_point(
+        &mut self,
+        k: u8,
+        c: i64,
+    ) -> Result<(Real, Option<Real>, Option<i64>), ErrorKind> {
+        let x = self.trace_x(c)?;
+        self.set_real(b'X', x)?;
+        let y = match self.equation_value(k) {
+            Ok(Value::Real(y)) => Some(y),
+            Ok(_) => return Err(ErrorKind::DataType),
+            Err(ErrorKind::Domain | ErrorKind::DivideBy0 | ErrorKind::Overflow) => None,
+            Err(e) => return Err(e),
+        };
+        if let Some(y) = y {
+            self.set_real(b'Y', y)?;
+        }
+        let row = y.map(|y| self.to_pixel(x, y).0);
+        Ok((x, y, row))
     }
 
     /// `Yₙ` evaluated at the current X. An empty or missing function is ERR:UNDEFINED [I].
@@ -89,5 +136,15 @@ impl Os<'_> {
             self.draw_function_command(DRAW_F, &[crate::ast::Expr::Equation(k)])?;
         }
         Ok(())
+    }
+}
+
+/// The tokens of `Yₙ` in `ram` and whether it is selected; `None` if it does not exist.
+pub fn equation_in(ram: &[u8], k: u8) -> Option<(Vec<u8>, bool)> {
+    let e = vat::find(ram, VarType::Equation, &name(k)).ok()??;
+    let selected = e.type_byte & 0x20 != 0;
+    match vat::read_value(ram, &e).ok()?.data {
+        VarData::Equation(t) => Some((t, selected)),
+        _ => None,
     }
 }

@@ -4,6 +4,7 @@
 pub mod catalog;
 pub mod editor;
 pub mod entry;
+pub mod graphing;
 pub mod link;
 pub mod matrix;
 pub mod mem;

@@ -1,0 +1,173 @@
+//! Y=, GRAPH and TRACE from the keypad (the screens: `crate::shell::graphing`).
+
+use super::*;
+use crate::shell::graphing::{function_token, Trace, YEditor, FUNCTIONS};
+
+/// The longest expression the Y= editor takes [I].
+const EXPRESSION_LIMIT: usize = 200;
+
+impl BasicFirmware {
+    /// `Y₁`…`Y₀` as they are in RAM: tokens and selected bits (missing ones empty).
+    pub(super) fn functions(hw: &Hardware) -> [(Vec<u8>, bool); FUNCTIONS] {
+        std::array::from_fn(|i| {
+            crate::os::equation_in(hw.mem.ram(), function_token(i)).unwrap_or_default()
+        })
+    }
+
+    pub(super) fn open_y_editor(&mut self, hw: &mut Hardware) {
+        let f = Self::functions(hw);
+        self.shell = Shell::YEditor(YEditor::open(&f[0].0));
+        self.st.dirty = true;
+    }
+
+    /// GRAPH: the graph as it should be now; `trace` starts TRACE on it.
+    pub(super) fn open_graph(&mut self, hw: &mut Hardware, trace: bool) {
+        let result = {
+            let mut os = Self::os(&mut self.st, hw);
+            os.graph_now()
+        };
+        if let Err(kind) = result {
+            self.show_error(ProgramError {
+                kind,
+                program: Vec::new(),
+                offset: 0,
+            });
+            return;
+        }
+        self.shell = Shell::Graph(None);
+        if trace {
+            let f = Self::functions(hw);
+            // TRACE starts in the middle column (X at the window's centre) [I].
+            if let Some(i) = (0..FUNCTIONS).find(|&i| f[i].1 && !f[i].0.is_empty()) {
+                self.trace_to(hw, i, 47);
+            }
+        }
+        self.st.dirty = true;
+    }
+
+    fn trace_to(&mut self, hw: &mut Hardware, function: usize, column: i64) {
+        let column = column.clamp(0, 94);
+        let tokens = Self::functions(hw)[function].0.clone();
+        let point = {
+            let mut os = Self::os(&mut self.st, hw);
+            os.trace_point(function_token(function), column)
+        };
+        match point {
+            Ok((x, y, row)) => {
+                self.shell = Shell::Graph(Some(Trace {
+                    function,
+                    column,
+                    x,
+                    y,
+                    row,
+                    tokens,
+                }))
+            }
+            Err(kind) => self.show_error(ProgramError {
+                kind,
+                program: Vec::new(),
+                offset: 0,
+            }),
+        }
+        self.st.dirty = true;
+    }
+
+    pub(super) fn key_graph(&mut self, hw: &mut Hardware, k: Key, trace: Option<Trace>) {
+        let Some(second) = self.after_second(k) else {
+            return;
+        };
+        let selected: Vec<usize> = {
+            let f = Self::functions(hw);
+            (0..FUNCTIONS)
+                .filter(|&i| f[i].1 && !f[i].0.is_empty())
+                .collect()
+        };
+        match (second, k, trace) {
+            (true, Key::Mode, _) | (_, Key::Clear, _) => {
+                self.shell = Shell::Home;
+                self.st.shown = Shown::Home;
+            }
+            (false, Key::YEquals, _) => self.open_y_editor(hw),
+            (false, Key::Trace, _) => self.open_graph(hw, true),
+            (false, Key::Graph, _) => self.open_graph(hw, false),
+            (false, Key::Left | Key::Right, Some(t)) => {
+                let step = if k == Key::Left { -1 } else { 1 };
+                self.trace_to(hw, t.function, t.column + step);
+            }
+            (false, Key::Up | Key::Down, Some(t)) if !selected.is_empty() => {
+                // The next (▼) or previous (▲) selected function, wrapping [I].
+                let at = selected.iter().position(|&i| i == t.function).unwrap_or(0);
+                let n = selected.len();
+                let next = if k == Key::Down {
+                    (at + 1) % n
+                } else {
+                    (at + n - 1) % n
+                };
+                self.trace_to(hw, selected[next], t.column);
+            }
+            _ => {}
+        }
+        self.st.dirty = true;
+    }
+
+    /// The Y= editor's function under edit stored in the VAT.
+    fn commit_function(&mut self, hw: &mut Hardware, ed: &YEditor) -> Result<(), ErrorKind> {
+        let mut os = Self::os(&mut self.st, hw);
+        os.edit_equation(function_token(ed.function), &ed.line.tokens)
+    }
+
+    pub(super) fn key_y_editor(&mut self, hw: &mut Hardware, k: Key, mut ed: YEditor) {
+        let shift = std::mem::take(&mut self.shift);
+        let leaving = matches!(
+            (shift, k),
+            (Shift::Second, Key::Mode) | (_, Key::Graph | Key::Trace | Key::Up | Key::Down)
+        ) || (k == Key::Enter && !ed.on_equals);
+        if leaving {
+            if let Err(kind) = self.commit_function(hw, &ed) {
+                self.show_error(ProgramError {
+                    kind,
+                    program: Vec::new(),
+                    offset: 0,
+                });
+                return;
+            }
+        }
+        let f = Self::functions(hw);
+        match (shift, k) {
+            (Shift::Second, Key::Mode) => {
+                self.shell = Shell::Home;
+                self.st.shown = Shown::Home;
+                self.st.dirty = true;
+                return;
+            }
+            (_, Key::Graph) => return self.open_graph(hw, false),
+            (_, Key::Trace) => return self.open_graph(hw, true),
+            (_, Key::Enter) if ed.on_equals => {
+                let on = !f[ed.function].1;
+                let mut os = Self::os(&mut self.st, hw);
+                let _ = os.select_equation(function_token(ed.function), on);
+            }
+            (_, Key::Enter | Key::Down) => {
+                let i = (ed.function + 1).min(FUNCTIONS - 1);
+                ed.go_to(i, &f[i].0);
+            }
+            (_, Key::Up) => {
+                let i = ed.function.saturating_sub(1);
+                ed.go_to(i, &f[i].0);
+            }
+            (_, Key::Left) if ed.on_equals => {}
+            (Shift::None, Key::Left) if ed.line.pos == 0 => ed.on_equals = true,
+            (_, Key::Right) if ed.on_equals => ed.on_equals = false,
+            (_, Key::Clear) => {
+                ed.line.clear();
+                ed.on_equals = false;
+            }
+            _ => {
+                ed.on_equals = false;
+                edit_line(&mut self.shift, &mut ed.line, shift, k, EXPRESSION_LIMIT);
+            }
+        }
+        self.shell = Shell::YEditor(ed);
+        self.st.dirty = true;
+    }
+}

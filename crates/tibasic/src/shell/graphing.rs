@@ -1,0 +1,248 @@
+//! The graphing screens of function mode: the Y= editor (`Y₁=` … `Y₀=`, one function a
+//! line, the `=` in inverse video while the function is selected), and the graph with its
+//! TRACE cursor (the function's expression on the top line, `X=` and `Y=` on the bottom
+//! one). What the TI-82 Guidebook describes and what is decided: `docs/calculator.md`,
+//! "Y=, GRAPH and TRACE".
+
+use ti82_machine::state::{StateError, StateReader, StateWriter};
+
+use super::entry::EntryLine;
+use crate::display::{real_text, NumFormat};
+use crate::font;
+use crate::real::Real;
+use crate::screen::SCREEN_BYTES;
+
+/// `Y₁`…`Y₀`: the token second bytes, in the editor's order.
+pub const FUNCTIONS: usize = 10;
+/// Lines the editor shows at once.
+const SHOWN: usize = 8;
+
+/// The second byte of function `i`'s token (`Y₁` is 10h … `Y₀` 19h).
+pub fn function_token(i: usize) -> u8 {
+    0x10 + i.min(FUNCTIONS - 1) as u8
+}
+
+/// The Y= editor: which function the cursor is in, the line being edited, and whether the
+/// cursor is on the `=` (where ENTER selects or deselects the function).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct YEditor {
+    pub function: usize,
+    pub line: EntryLine,
+    pub on_equals: bool,
+    /// The first function shown.
+    pub top: usize,
+}
+
+impl YEditor {
+    /// The editor on `Y₁`, the cursor at the start of its expression.
+    pub fn open(tokens: &[u8]) -> YEditor {
+        let mut line = EntryLine::with(tokens);
+        line.to_start();
+        YEditor {
+            function: 0,
+            line,
+            on_equals: false,
+            top: 0,
+        }
+    }
+
+    /// Moves to function `i` (its tokens), keeping it on the screen.
+    pub fn go_to(&mut self, i: usize, tokens: &[u8]) {
+        self.function = i.min(FUNCTIONS - 1);
+        self.line = EntryLine::with(tokens);
+        self.line.to_start();
+        self.on_equals = false;
+        if self.function < self.top {
+            self.top = self.function;
+        } else if self.function >= self.top + SHOWN {
+            self.top = self.function + 1 - SHOWN;
+        }
+    }
+
+    /// The screen: each function's `Yₙ=` and expression (cut at the screen's edge [I]); the
+    /// cursor's glyph at its place when `cursor` is given.
+    pub fn draw(
+        &self,
+        functions: &[(Vec<u8>, bool); FUNCTIONS],
+        cursor: Option<u8>,
+        img: &mut [u8; SCREEN_BYTES],
+    ) {
+        for row in 0..SHOWN {
+            let i = self.top + row;
+            if i >= FUNCTIONS {
+                break;
+            }
+            let name = crate::os::string_codes(&[crate::token::PREFIX_EQUATION, function_token(i)]);
+            let y = row * 8;
+            let x = font::draw_large(img, y, 0, &name);
+            let selected = functions[i].1;
+            let x = font::draw_large_with(img, y, x, b"=", selected);
+            let codes = if i == self.function {
+                self.line.codes()
+            } else {
+                crate::os::string_codes(&functions[i].0)
+            };
+            let room = (96 - x) / 6;
+            font::draw_large(img, y, x, &codes[..codes.len().min(room)]);
+            if i == self.function {
+                if let Some(g) = cursor {
+                    let at = if self.on_equals {
+                        x - 6
+                    } else {
+                        x + 6 * self.line.cursor_cells().min(room.saturating_sub(1))
+                    };
+                    font::draw_large(img, y, at, &[g]);
+                }
+            }
+        }
+    }
+
+    pub fn save(&self, w: &mut StateWriter) {
+        w.u8(self.function as u8);
+        w.bytes(&self.line.tokens);
+        w.u32(self.line.pos as u32);
+        w.bool(self.line.insert);
+        w.bool(self.on_equals);
+        w.u8(self.top as u8);
+    }
+
+    pub fn load(r: &mut StateReader) -> Result<YEditor, StateError> {
+        let function = usize::from(r.u8()?);
+        let tokens = r.bytes()?.to_vec();
+        let pos = r.u32()? as usize;
+        let insert = r.bool()?;
+        let on_equals = r.bool()?;
+        let top = usize::from(r.u8()?);
+        let line = EntryLine {
+            tokens,
+            pos,
+            insert,
+        };
+        let ok = function < FUNCTIONS
+            && top + SHOWN > function
+            && top <= function
+            && line.valid()
+            && line.tokens.len() <= 200;
+        if !ok {
+            return Err(StateError::Corrupt("Y= editor"));
+        }
+        Ok(YEditor {
+            function,
+            line,
+            on_equals,
+            top,
+        })
+    }
+}
+
+/// The TRACE cursor: the function traced, the pixel column, and the point's coordinates as
+/// last computed (`y` `None` where the function has no value).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    pub function: usize,
+    pub column: i64,
+    pub x: Real,
+    pub y: Option<Real>,
+    /// The point's pixel row (`None` without a value).
+    pub row: Option<i64>,
+    /// The expression, for the top line.
+    pub tokens: Vec<u8>,
+}
+
+impl Trace {
+    /// Draws the expression on the top line, the coordinates on the bottom one and a
+    /// cross-shaped cursor at the point (`row` on the screen, if it is).
+    pub fn draw(&self, f: NumFormat, img: &mut [u8; SCREEN_BYTES]) {
+        let row = self.row;
+        let mut top = crate::os::string_codes(&[
+            crate::token::PREFIX_EQUATION,
+            function_token(self.function),
+        ]);
+        top.push(b'=');
+        top.extend(crate::os::string_codes(&self.tokens));
+        font::draw_large(img, 0, 0, &top[..top.len().min(16)]);
+        let mut bottom = coordinate("X=", self.x, f);
+        bottom.resize(8, b' ');
+        match self.y {
+            Some(y) => bottom.extend(coordinate("Y=", y, f)),
+            None => bottom.extend(b"Y="),
+        }
+        font::draw_large(img, 56, 0, &bottom[..bottom.len().min(16)]);
+        if let Some(r) = row {
+            // A cross: the point and its four neighbours, inverted.
+            for (dr, dc) in [
+                (0, 0),
+                (-1, 0),
+                (1, 0),
+                (0, -1),
+                (0, 1),
+                (-2, 0),
+                (2, 0),
+                (0, -2),
+                (0, 2),
+            ] {
+                let (rr, cc) = (r + dr, self.column + dc);
+                if (0..63).contains(&rr) && (0..95).contains(&cc) {
+                    let i = rr as usize * 12 + cc as usize / 8;
+                    img[i] ^= 0x80 >> (cc % 8);
+                }
+            }
+        }
+    }
+}
+
+/// `X=` and a number cut to 6 characters [I] (the bottom line holds both coordinates).
+fn coordinate(label: &str, v: Real, f: NumFormat) -> Vec<u8> {
+    let mut out = super::codes(label);
+    let text = super::codes(&real_text(v, f));
+    out.extend_from_slice(&text[..text.len().min(6)]);
+    out
+}
+
+impl Trace {
+    pub fn save(&self, w: &mut StateWriter) {
+        w.u8(self.function as u8);
+        w.u32(self.column as u32);
+        w.bytes(&self.x.to_bcd());
+        match self.y {
+            Some(y) => {
+                w.bool(true);
+                w.bytes(&y.to_bcd());
+            }
+            None => w.bool(false),
+        }
+        w.u32(
+            self.row
+                .map_or(u32::MAX, |r| r.clamp(-1_000_000, 1_000_000) as i32 as u32),
+        );
+        w.bytes(&self.tokens);
+    }
+
+    pub fn load(r: &mut StateReader) -> Result<Trace, StateError> {
+        let corrupt = || StateError::Corrupt("TRACE cursor");
+        let real = |r: &mut StateReader| -> Result<Real, StateError> {
+            let b: [u8; 9] = r.bytes()?.try_into().map_err(|_| corrupt())?;
+            Real::from_bcd(b).map_err(|_| corrupt())
+        };
+        let function = usize::from(r.u8()?);
+        let column = i64::from(r.u32()?);
+        let x = real(r)?;
+        let y = if r.bool()? { Some(real(r)?) } else { None };
+        let row = match r.u32()? {
+            u32::MAX => None,
+            v => Some(i64::from(v as i32)),
+        };
+        let tokens = r.bytes()?.to_vec();
+        if function >= FUNCTIONS || column > 94 || tokens.len() > 0xFFFF {
+            return Err(corrupt());
+        }
+        Ok(Trace {
+            function,
+            column,
+            x,
+            y,
+            row,
+            tokens,
+        })
+    }
+}

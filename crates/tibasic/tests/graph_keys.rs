@@ -1,0 +1,95 @@
+//! Graphing X²-2 and tracing it from the keypad, as the TI-82 Guidebook's first graphing
+//! example does: Y= to the editor, the function typed into `Y₁`, GRAPH, then TRACE and the
+//! arrows. The expectations follow the graphing rule of the spec (§6.2: column c is X =
+//! Xmin + c·ΔX, row (Ymax − Y)/ΔY rounded) on the standard window.
+
+mod common;
+use common::*;
+
+use ti82_machine::{Calc, Key};
+use tibasic::firmware::calc_with_sources;
+
+const DX: f64 = 20.0 / 94.0;
+const DY: f64 = 20.0 / 62.0;
+
+fn lit(calc: &Calc, r: i64, c: i64) -> bool {
+    tibasic::screen::pixel_test(tibasic::screen::plot(calc.ram()), r, c)
+}
+
+fn real(calc: &Calc, v: u8) -> Option<f64> {
+    let name = tifiles::var::VarName::from_bytes(&[v]);
+    match tifiles::vat::read(calc.ram(), tifiles::var::VarType::Real, &name) {
+        Ok(Some(tifiles::var::Variable {
+            data: tifiles::var::VarData::Real(f),
+            ..
+        })) => Some(f.to_f64()),
+        _ => None,
+    }
+}
+
+#[test]
+fn graph_and_trace_x_squared_minus_two_from_the_y_editor() {
+    let mut calc = calc_with_sources(&[]).unwrap();
+    calc.run_for(100 * 6_000);
+    keys(&mut calc, &[Key::YEquals]);
+    let g = glass(&calc);
+    assert!(g[0].starts_with("Y₁="), "{g:?}");
+    assert!(g[7].starts_with("Y₈="), "{g:?}");
+    keys(&mut calc, &[Key::XTTheta, Key::Square, Key::Sub, Key::K2]);
+    assert!(glass(&calc)[0].starts_with("Y₁=X²-2"), "{:?}", glass(&calc));
+    keys(&mut calc, &[Key::Enter]);
+    // Stored and selected: the `=` is in inverse video.
+    assert!(inverted(&calc, 0, 2));
+    keys(&mut calc, &[Key::Graph]);
+    // Every column whose point is on the screen has it lit (connected mode adds the lines
+    // between them).
+    for c in 0..95i64 {
+        let x = -10.0 + c as f64 * DX;
+        let r = ((10.0 - (x * x - 2.0)) / DY).round() as i64;
+        if (0..63).contains(&r) {
+            assert!(lit(&calc, r, c), "column {c}, row {r}");
+        }
+    }
+    // The axes (on by default): row 31 and column 47.
+    assert!(lit(&calc, 31, 3) && lit(&calc, 5, 47));
+    // TRACE: the middle column, X = 0, Y = -2.
+    keys(&mut calc, &[Key::Trace]);
+    let g = glass(&calc);
+    assert!(g[0].starts_with("Y₁=X²-2"), "{g:?}");
+    assert_eq!(g[7], "X=0     Y=⁻2");
+    // ► ►: two columns on, X = 2ΔX = 0.4255…, Y = X²-2 = -1.8189…; the variables X and Y
+    // hold the point.
+    keys(&mut calc, &[Key::Right, Key::Right]);
+    assert_eq!(glass(&calc)[7], "X=.42553Y=⁻1.818");
+    let x = 2.0 * DX;
+    assert!((real(&calc, b'X').unwrap() - x).abs() < 1e-12);
+    assert!((real(&calc, b'Y').unwrap() - (x * x - 2.0)).abs() < 1e-12);
+    // CLEAR leaves the graph for the home screen.
+    keys(&mut calc, &[Key::Clear]);
+    assert!(!glass(&calc)[7].starts_with("X="));
+}
+
+#[test]
+fn the_equals_sign_selects_and_deselects() {
+    let mut calc = calc_with_sources(&[]).unwrap();
+    calc.run_for(100 * 6_000);
+    keys(
+        &mut calc,
+        &[Key::YEquals, Key::XTTheta, Key::Enter, Key::Up],
+    );
+    assert!(inverted(&calc, 0, 2));
+    // ◄ from the start onto `=`, ENTER deselects: GRAPH draws nothing but the axes.
+    keys(&mut calc, &[Key::Left, Key::Enter]);
+    assert!(!inverted(&calc, 0, 2));
+    keys(&mut calc, &[Key::Graph]);
+    // y = X would light (31 - 3, 47 + ...) off the axes: column 60 stays dark but for the
+    // x axis at row 31.
+    let plot = tibasic::screen::plot(calc.ram());
+    let lit_in_60: Vec<i64> = (0..63)
+        .filter(|&r| tibasic::screen::pixel_test(plot, r, 60))
+        .collect();
+    assert!(
+        lit_in_60.iter().all(|&r| (30..=32).contains(&r)),
+        "{lit_in_60:?}"
+    );
+}
