@@ -40,6 +40,8 @@ pub enum Expr {
     /// A function-mode Y-variable, `Y₁`-`Y₀` (`5Eh` `10h`-`19h`): its expression's value at
     /// the current X.
     Equation(u8),
+    /// A stat plot's type or mark (`Scatter`, `□`...), an argument of `Plot1(`-`Plot3(`.
+    PlotToken(u8),
     /// A token this runtime cannot evaluate (1 or 2 bytes): evaluating it is an error naming it.
     Unsupported(u8, u8),
 }

@@ -143,6 +143,8 @@ pub fn eval<E: Env>(env: &mut E, e: &Expr) -> Result<Value, ErrorKind> {
         // StoreGDB/RecallGDB; as a value they are not a real, list or matrix [U].
         Expr::Unsupported(PREFIX_PIC | PREFIX_GDB, _) => return Err(ErrorKind::DataType),
         Expr::Equation(k) => env.equation(*k)?,
+        // A plot type or mark is no value (only `Plot1(`-`Plot3(` read them) [I].
+        Expr::PlotToken(_) => return Err(ErrorKind::Syntax),
         // RegEQ (01) is an equation and 𝑛 (21) a sequence variable: with graphing.
         Expr::Unsupported(PREFIX_STAT, k) if (0x02..=0x20).contains(k) => {
             Value::Real(env.stat(*k)?)

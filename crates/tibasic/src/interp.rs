@@ -47,6 +47,11 @@ pub trait Sys: Env {
     fn command(&mut self, tok: u8, tok2: u8, args: Vec<Value>) -> Result<Step, ErrorKind>;
     /// A drawing command whose arguments are functions of X, evaluated column by column:
     /// `DrawF`, `DrawInv`, `Shade(`, `Tangent(`.
+    /// `Plot1(`-`Plot3(` (`n` 0-2): a stat plot defined and turned on; its lists by name.
+    fn stat_plot(&mut self, n: u8, kind: u8, lists: [u8; 2], mark: u8) -> Result<(), ErrorKind> {
+        let _ = (n, kind, lists, mark);
+        Err(ErrorKind::Unsupported("Plot1(".into()))
+    }
     fn draw_function(&mut self, tok: u8, args: &[Expr]) -> Result<(), ErrorKind> {
         let _ = args;
         Err(ErrorKind::Unsupported(format!("token {tok:02X}")))
@@ -510,6 +515,11 @@ impl Interp {
                 sys.draw_function(*tok, args)?;
                 self.advance();
             }
+            Stmt::Command(tok @ crate::token::PLOT1..=crate::token::PLOT3, _, args) => {
+                let (kind, lists, mark) = plot_args(sys, args)?;
+                sys.stat_plot(tok - crate::token::PLOT1, kind, lists, mark)?;
+                self.advance();
+            }
             Stmt::Command(tok @ (FILL | SORT_A | SORT_D | CLR_LIST), _, args) => {
                 list_command(sys, *tok, args)?;
                 self.advance();
@@ -691,6 +701,39 @@ fn prompt_text(t: &Target) -> Vec<u8> {
     s.push(crate::token::EQ);
     s.push(0xAF);
     s
+}
+
+/// `Plot1(type,Xlist,Ylist[,mark])` for Scatter and xyLine, `Plot1(type,Xlist[,Freq])` for
+/// Histogram and Boxplot (Freq a list, or 1 for none: then the second list is 255).
+fn plot_args<S: Sys>(sys: &mut S, args: &[Expr]) -> Result<(u8, [u8; 2], u8), ErrorKind> {
+    use crate::token::*;
+    let Some(Expr::PlotToken(kind)) = args.first() else {
+        return Err(ErrorKind::Argument);
+    };
+    match (*kind, &args[1..]) {
+        (SCATTER | XY_LINE, [x, y, rest @ ..]) if rest.len() <= 1 => {
+            let mark = match rest.first() {
+                None => MARK_BOX,
+                Some(Expr::PlotToken(m @ (MARK_BOX | MARK_CROSS | MARK_DOT))) => *m,
+                Some(_) => return Err(ErrorKind::Argument),
+            };
+            Ok((*kind, [list_arg(x)?, list_arg(y)?], mark))
+        }
+        (HISTOGRAM | BOXPLOT, [x, rest @ ..]) if rest.len() <= 1 => {
+            let freq = match rest.first() {
+                None => 255,
+                Some(Expr::List(k)) => *k,
+                Some(e) => {
+                    if eval(sys, e)?.real()? != Real::ONE {
+                        return Err(ErrorKind::Domain);
+                    }
+                    255
+                }
+            };
+            Ok((*kind, [list_arg(x)?, freq], MARK_BOX))
+        }
+        _ => Err(ErrorKind::Argument),
+    }
 }
 
 fn list_arg(e: &Expr) -> Result<u8, ErrorKind> {

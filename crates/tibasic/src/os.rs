@@ -24,6 +24,8 @@ use crate::value::{ErrorKind, Matrix, Value, MAX_DIM, MAX_LIST};
 
 mod draw;
 mod graph;
+mod plots;
+pub use plots::StatPlot;
 mod window;
 pub use graph::equation_in;
 pub use window::default_value as window_default;
@@ -169,6 +171,8 @@ pub struct OsState {
     /// The graph must be drawn again before it is shown or drawn on (a Y-variable, the
     /// window or a graphing mode changed since it was last drawn).
     pub graph_dirty: bool,
+    /// `Plot1`-`Plot3`.
+    pub plots: [Option<StatPlot>; 3],
     /// How deep Y-variables are being evaluated inside each other now (not saved: zero
     /// between statements).
     pub equation_depth: u8,
@@ -790,6 +794,11 @@ impl Env for Os<'_> {
 }
 
 impl Sys for Os<'_> {
+    fn stat_plot(&mut self, n: u8, kind: u8, lists: [u8; 2], mark: u8) -> Result<(), ErrorKind> {
+        self.define_plot(n, kind, lists, mark);
+        Ok(())
+    }
+
     fn draw_function(&mut self, tok: u8, args: &[crate::ast::Expr]) -> Result<(), ErrorKind> {
         self.draw_function_command(tok, args)
     }
@@ -1177,7 +1186,12 @@ impl Sys for Os<'_> {
             (SEQ_MODE, 0) => self.st.modes.graph = 3,
             (FULL_SCREEN, 0) => self.st.modes.split = false,
             (SPLIT, 0) => self.st.modes.split = true,
-            (ZSTANDARD | ZTRIG | ZDECIMAL | ZSQUARE | ZPREVIOUS | ZOOM_STO | ZOOM_RCL, 0) => {
+            (PLOTS_ON | PLOTS_OFF, _) => self.plots_on_off(tok == PLOTS_ON, &args)?,
+            (
+                ZSTANDARD | ZTRIG | ZDECIMAL | ZSQUARE | ZPREVIOUS | ZOOM_STO | ZOOM_RCL
+                | ZOOM_STAT,
+                0,
+            ) => {
                 self.zoom(tok)?;
             }
             // A command this runtime knows, with the wrong number of arguments.

@@ -676,6 +676,10 @@ impl<'a> Parser<'a> {
                 self.bump();
                 Ok(Expr::Ans)
             }
+            BOXPLOT | HISTOGRAM | XY_LINE | SCATTER | MARK_BOX | MARK_CROSS | MARK_DOT => {
+                self.bump();
+                Ok(Expr::PlotToken(b))
+            }
             PI => {
                 self.bump();
                 Ok(Expr::Pi)

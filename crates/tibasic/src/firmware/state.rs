@@ -209,6 +209,19 @@ impl BasicFirmware {
             None => w.bool(false),
         }
         w.bool(self.st.graph_dirty);
+        for p in &self.st.plots {
+            match p {
+                Some(p) => {
+                    w.bool(true);
+                    w.bool(p.on);
+                    w.u8(p.kind);
+                    w.u8(p.lists[0]);
+                    w.u8(p.lists[1]);
+                    w.u8(p.mark);
+                }
+                None => w.bool(false),
+            }
+        }
     }
 
     pub(super) fn load(&mut self, data: &[u8]) -> Result<(), StateError> {
@@ -459,6 +472,20 @@ impl BasicFirmware {
                 f.st.zprevious = Some(win);
             }
             f.st.graph_dirty = r.bool()?;
+            for slot in f.st.plots.iter_mut() {
+                if r.bool()? {
+                    let p = crate::os::StatPlot {
+                        on: r.bool()?,
+                        kind: r.u8()?,
+                        lists: [r.u8()?, r.u8()?],
+                        mark: r.u8()?,
+                    };
+                    if !p.valid() {
+                        return Err(StateError::Corrupt("stat plot"));
+                    }
+                    *slot = Some(p);
+                }
+            }
         }
         r.done()?;
         f.validate()?;

@@ -123,6 +123,7 @@ impl Os<'_> {
     pub(super) fn regraph(&mut self) -> Result<(), ErrorKind> {
         self.st.graph_dirty = false;
         self.clear_plot();
+        self.draw_plots()?;
         if self.st.modes.graph != 0 {
             return Ok(());
         }

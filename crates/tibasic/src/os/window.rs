@@ -143,6 +143,11 @@ impl Os<'_> {
                 };
                 self.zoom_to(w)?;
             }
+            ZOOM_STAT => {
+                if let Some(w) = self.zoom_stat_window()? {
+                    self.zoom_to(w)?;
+                }
+            }
             ZPREVIOUS => {
                 if let Some(w) = self.st.zprevious {
                     self.zoom_to(w)?;
