@@ -85,6 +85,8 @@ pub enum Wait {
     Send(Target),
     /// `PrintScreen`: the firmware pushes the display as a screen variable (spec 1.7.5).
     PrintScreen,
+    /// `DispTable`: the table shown until ENTER.
+    Table(crate::table::TableData),
 }
 
 /// How a program run ended, or where it stands.
@@ -986,6 +988,10 @@ fn put_wait(w: &mut StateWriter, wait: &Wait) {
             put_target(w, t);
         }
         Wait::PrintScreen => w.u8(6),
+        Wait::Table(t) => {
+            w.u8(7);
+            t.save(w);
+        }
     }
 }
 
@@ -1025,6 +1031,7 @@ fn get_wait(r: &mut StateReader) -> Result<Wait, StateError> {
         4 => Wait::Get(get_target(r)?),
         5 => Wait::Send(get_target(r)?),
         6 => Wait::PrintScreen,
+        7 => Wait::Table(crate::table::TableData::load(r)?),
         _ => return Err(StateError::Corrupt("wait tag")),
     })
 }

@@ -20,5 +20,6 @@ pub mod real;
 pub mod screen;
 pub mod shell;
 pub mod stats;
+pub mod table;
 pub mod token;
 pub mod value;

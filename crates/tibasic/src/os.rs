@@ -44,7 +44,7 @@ const WINDOW_RAM: [(u8, u16); 8] = [
 ];
 
 /// The commands [`Os::command`] carries out (with the right arguments).
-const KNOWN_COMMANDS: [u8; 39] = [
+const KNOWN_COMMANDS: [u8; 42] = [
     CLR_DRAW,
     DISP_GRAPH,
     DISP,
@@ -83,6 +83,9 @@ const KNOWN_COMMANDS: [u8; 39] = [
     ZPREVIOUS,
     ZOOM_STO,
     ZOOM_RCL,
+    CLR_TABLE,
+    DISP_TABLE,
+    ZOOM_STAT,
     RAND,
 ];
 
@@ -1187,6 +1190,17 @@ impl Sys for Os<'_> {
             (FULL_SCREEN, 0) => self.st.modes.split = false,
             (SPLIT, 0) => self.st.modes.split = true,
             (PLOTS_ON | PLOTS_OFF, _) => self.plots_on_off(tok == PLOTS_ON, &args)?,
+            // Plot types and marks are arguments of Plot1(-Plot3( only.
+            (BOXPLOT | HISTOGRAM | XY_LINE | SCATTER | MARK_BOX | MARK_CROSS | MARK_DOT, _) => {
+                return Err(ErrorKind::Syntax)
+            }
+            // ClrTable empties a table of typed-in X values (IndpntAsk); the table here is
+            // always computed from TblMin and ΔTbl (IndpntAuto), so there is nothing to clear.
+            (CLR_TABLE, 0) => {}
+            (DISP_TABLE, 0) => {
+                let t = self.table_data(0)?;
+                return Ok(Step::Wait(crate::interp::Wait::Table(t)));
+            }
             (
                 ZSTANDARD | ZTRIG | ZDECIMAL | ZSQUARE | ZPREVIOUS | ZOOM_STO | ZOOM_RCL
                 | ZOOM_STAT,

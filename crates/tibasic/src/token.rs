@@ -109,6 +109,7 @@ pub const TANGENT: u8 = 0xA7;
 pub const DRAW_INV: u8 = 0xA8;
 pub const DRAW_F: u8 = 0xA9;
 pub const PLOTS_ON: u8 = 0xE9;
+pub const CLR_TABLE: u8 = 0xFB;
 pub const PLOTS_OFF: u8 = 0xEA;
 pub const PLOT1: u8 = 0xEC;
 pub const PLOT3: u8 = 0xEE;

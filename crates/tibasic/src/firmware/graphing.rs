@@ -110,6 +110,42 @@ impl BasicFirmware {
         self.st.dirty = true;
     }
 
+    /// TABLE (2nd GRAPH): the table from row `first`.
+    pub(super) fn open_table(&mut self, hw: &mut Hardware, first: i64) {
+        let t = {
+            let mut os = Self::os(&mut self.st, hw);
+            os.table_data(first)
+        };
+        match t {
+            Ok(t) => self.shell = Shell::Table(t),
+            Err(kind) => self.show_error(ProgramError {
+                kind,
+                program: Vec::new(),
+                offset: 0,
+            }),
+        }
+        self.st.dirty = true;
+    }
+
+    /// ▲ ▼ scroll the table a row (X by ΔTbl); CLEAR or 2nd QUIT go home.
+    pub(super) fn key_table(&mut self, hw: &mut Hardware, k: Key, t: crate::table::TableData) {
+        let Some(second) = self.after_second(k) else {
+            return;
+        };
+        match (second, k) {
+            (true, Key::Mode) | (_, Key::Clear) => {
+                self.shell = Shell::Home;
+                self.st.shown = Shown::Home;
+            }
+            (false, Key::Down) => self.open_table(hw, t.first + 1),
+            (false, Key::Up) => self.open_table(hw, t.first - 1),
+            (false, Key::Graph) => self.open_graph(hw, false),
+            (false, Key::YEquals) => self.open_y_editor(hw),
+            _ => {}
+        }
+        self.st.dirty = true;
+    }
+
     /// The Y= editor's function under edit stored in the VAT.
     fn commit_function(&mut self, hw: &mut Hardware, ed: &YEditor) -> Result<(), ErrorKind> {
         let mut os = Self::os(&mut self.st, hw);

@@ -47,6 +47,7 @@ impl BasicFirmware {
                 let glyph = home::cursor_glyph(self.shift, ed.line.insert, false);
                 ed.draw(&f, Some(glyph), &mut img);
             }
+            Shell::Table(t) => crate::shell::table::draw(t, self.st.modes.format(), &mut img),
             Shell::Graph(t) => {
                 img.copy_from_slice(screen::plot(ram));
                 if let Some(t) = t {
@@ -65,6 +66,8 @@ impl BasicFirmware {
             _ => {
                 if let Status::Waiting(Wait::Menu { title, items, .. }) = self.interp.status() {
                     draw_menu(&title, &items, self.menu_sel, &mut img);
+                } else if let Status::Waiting(Wait::Table(t)) = self.interp.status() {
+                    crate::shell::table::draw(&t, self.st.modes.format(), &mut img);
                 } else {
                     match self.st.shown {
                         Shown::Home => {

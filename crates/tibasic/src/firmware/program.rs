@@ -22,6 +22,14 @@ impl BasicFirmware {
             }
             Wait::Input(items) => self.key_input(hw, k, &items),
             Wait::Get(_) | Wait::Send(_) | Wait::PrintScreen => {}
+            // DispTable: ENTER goes on (the table does not scroll here [I]).
+            Wait::Table(_) => {
+                if k == Key::Enter {
+                    self.interp.finish_wait(None);
+                    self.st.shown = Shown::Home;
+                    self.st.dirty = true;
+                }
+            }
         }
     }
 
@@ -213,7 +221,7 @@ impl BasicFirmware {
                     self.link_wake = hw.now;
                 }
             }
-            Wait::Menu { .. } | Wait::Pause => {}
+            Wait::Menu { .. } | Wait::Pause | Wait::Table(_) => {}
         }
         self.st.dirty = true;
         self.present(hw);

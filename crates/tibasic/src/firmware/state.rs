@@ -89,6 +89,10 @@ impl BasicFirmware {
                 w.u8(11);
                 ed.save(w);
             }
+            Shell::Table(t) => {
+                w.u8(13);
+                t.save(w);
+            }
             Shell::Graph(t) => {
                 w.u8(12);
                 match t {
@@ -302,6 +306,7 @@ impl BasicFirmware {
             8 => Shell::Editor,
             9 if version >= 7 => Shell::Matrix(MatrixEditor::load(&mut r)?),
             10 if version >= 8 => Shell::StatEdit(crate::shell::stat::ListEditor::load(&mut r)?),
+            13 if version >= 8 => Shell::Table(crate::table::TableData::load(&mut r)?),
             11 if version >= 8 => Shell::YEditor(crate::shell::graphing::YEditor::load(&mut r)?),
             12 if version >= 8 => Shell::Graph(if r.bool()? {
                 Some(crate::shell::graphing::Trace::load(&mut r)?)

@@ -110,6 +110,48 @@ impl Os<'_> {
         v
     }
 
+    /// The table from row `first` (X = TblMin + row·ΔTbl): the first two selected
+    /// functions' values, `None` where one has none.
+    pub fn table_data(&mut self, first: i64) -> Result<crate::table::TableData, ErrorKind> {
+        use crate::table::{TableData, FUNCTION_COLUMNS, ROWS};
+        let m = crate::eval::math;
+        let first = first.clamp(-1_000_000, 1_000_000);
+        let functions: Vec<u8> = (0x10..=0x19u8)
+            .filter(|&k| matches!(self.equation_tokens(k), Some((t, true)) if !t.is_empty()))
+            .take(FUNCTION_COLUMNS)
+            .collect();
+        let (min, step) = (self.window_get(0x1A), self.window_get(0x21));
+        let x_saved = self.real(b'X').ok();
+        let mut xs = Vec::with_capacity(ROWS);
+        let mut ys = Vec::with_capacity(ROWS);
+        for i in 0..ROWS as i64 {
+            let x = min
+                .add(step.mul(Real::from_i64(first + i)).map_err(m)?)
+                .map_err(m)?;
+            self.set_real(b'X', x)?;
+            let mut row = Vec::with_capacity(functions.len());
+            for &k in &functions {
+                row.push(match self.equation_value(k) {
+                    Ok(Value::Real(y)) => Some(y),
+                    Ok(_) => return Err(ErrorKind::DataType),
+                    Err(ErrorKind::Domain | ErrorKind::DivideBy0 | ErrorKind::Overflow) => None,
+                    Err(e) => return Err(e),
+                });
+            }
+            xs.push(x);
+            ys.push(row);
+        }
+        if let Some(x) = x_saved {
+            self.set_real(b'X', x)?;
+        }
+        Ok(TableData {
+            first,
+            functions,
+            xs,
+            ys,
+        })
+    }
+
     /// Draws the graph again if something it depends on changed.
     pub(super) fn regraph_if_dirty(&mut self) -> Result<(), ErrorKind> {
         if self.st.graph_dirty {

@@ -10,6 +10,7 @@ pub mod matrix;
 pub mod mem;
 pub mod mode;
 pub mod stat;
+pub mod table;
 
 use ti82_machine::Key;
 

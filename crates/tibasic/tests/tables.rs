@@ -1,0 +1,55 @@
+//! Tables of function values: `DispTable` in a program and the TABLE screen (2nd TABLE),
+//! rows X = TblMin + i·ΔTbl (the TI-82 Guidebook's table set-up, IndpntAuto), with the
+//! selected functions' values beside X.
+
+mod common;
+use common::*;
+
+use ti82_machine::{Calc, Key};
+use tibasic::firmware::{calc_with_sources, start_program, BasicFirmware};
+
+/// The table's column `c` as text: the header, six rows.
+fn column(calc: &Calc, c: usize) -> Vec<String> {
+    let screen = calc.lcd();
+    tibasic::glass::read_strip(|x, y| screen.pixel(x, y), c * 32, 5)[..7]
+        .iter()
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+#[test]
+fn disptable_shows_the_table_until_enter() {
+    let src = "\"X²\"->{Y1}\n~1->TblMin\n.5->DeltaTbl\nClrTable\nDispTable\n7->A";
+    let mut calc: Calc = calc_with_sources(&[("T", src)]).unwrap();
+    calc.run_for(100 * 6_000);
+    start_program(&mut calc, "T").unwrap();
+    calc.run_for(2_000 * 6_000);
+    assert_eq!(column(&calc, 0), ["X", "⁻1", "⁻.5", "0", ".5", "1", "1.5"]);
+    assert_eq!(
+        column(&calc, 1),
+        ["Y₁", "1", ".25", "0", ".25", "1", "2.25"]
+    );
+    assert_eq!(glass(&calc)[7], "X=⁻1");
+    keys(&mut calc, &[Key::Enter]);
+    calc.run_for(500 * 6_000);
+    assert!(!BasicFirmware::of(&calc).unwrap().program_active());
+}
+
+#[test]
+fn the_table_screen_scrolls_by_the_step() {
+    let mut calc: Calc = calc_with_sources(&[("T", "\"2X\"->{Y1}\n\"1/X\"->{Y2}")]).unwrap();
+    calc.run_for(100 * 6_000);
+    start_program(&mut calc, "T").unwrap();
+    calc.run_for(500 * 6_000);
+    keys(&mut calc, &[Key::Clear, Key::Second, Key::Graph]);
+    // TblMin 0 and ΔTbl 1 by default; 1/X has no value at 0.
+    assert_eq!(column(&calc, 0), ["X", "0", "1", "2", "3", "4", "5"]);
+    assert_eq!(column(&calc, 1), ["Y₁", "0", "2", "4", "6", "8", "10"]);
+    assert_eq!(column(&calc, 2)[..3], ["Y₂", "ERROR", "1"]);
+    keys(&mut calc, &[Key::Down]);
+    assert_eq!(column(&calc, 0)[1..3], ["1", "2"]);
+    keys(&mut calc, &[Key::Up, Key::Up]);
+    assert_eq!(column(&calc, 0)[1..3], ["⁻1", "0"]);
+    keys(&mut calc, &[Key::Clear]);
+    assert_ne!(column(&calc, 0)[0], "X");
+}
