@@ -37,8 +37,8 @@ pub enum Expr {
     Binary(u8, Box<Expr>, Box<Expr>),
     /// A function with a parenthesised argument list (`max(`, `round(`, `seq(`...).
     Call(u8, Vec<Expr>),
-    /// A function-mode Y-variable, `Y₁`-`Y₀` (`5Eh` `10h`-`19h`): its expression's value at
-    /// the current X.
+    /// A Y-variable (`5Eh` `k`, [`crate::token::is_equation`]): `Y₁`-`Y₀` at the current X,
+    /// `X₁ᴛ`…`Y₆ᴛ` at T, `r₁`-`r₆` at θ.
     Equation(u8),
     /// A stat plot's type or mark (`Scatter`, `□`...), an argument of `Plot1(`-`Plot3(`.
     PlotToken(u8),

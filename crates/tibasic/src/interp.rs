@@ -928,7 +928,7 @@ fn get_target(r: &mut StateReader) -> Result<Target, StateError> {
         0 => (LETTER_A..=THETA).contains(&k),
         1..=3 => k <= 5,
         4..=6 => k <= 4,
-        8 => (0x10..=0x19).contains(&k),
+        8 => crate::token::is_equation(k),
         _ => true,
     };
     if !ok {

@@ -752,7 +752,7 @@ impl<'a> Parser<'a> {
             PREFIX_EQUATION | PREFIX_STAT | PREFIX_PIC | PREFIX_GDB => {
                 self.bump();
                 let k = self.bump();
-                if b == PREFIX_EQUATION && (0x10..=0x19).contains(&k) {
+                if b == PREFIX_EQUATION && is_equation(k) {
                     return Ok(Expr::Equation(k));
                 }
                 Ok(Expr::Unsupported(b, k))

@@ -54,6 +54,12 @@ pub const THETA: u8 = 0x5B;
 pub const PREFIX_MATRIX: u8 = 0x5C;
 pub const PREFIX_LIST: u8 = 0x5D;
 pub const PREFIX_EQUATION: u8 = 0x5E;
+
+/// Whether `k` (after `5Eh`) is a Y-variable this runtime graphs: `Y₁`-`Y₀` (10h-19h),
+/// `X₁ᴛ`/`Y₁ᴛ`-`X₆ᴛ`/`Y₆ᴛ` (20h-2Bh), `r₁`-`r₆` (40h-45h).
+pub fn is_equation(k: u8) -> bool {
+    matches!(k, 0x10..=0x19 | 0x20..=0x2B | 0x40..=0x45)
+}
 pub const PRGM: u8 = 0x5F;
 pub const PREFIX_PIC: u8 = 0x60;
 pub const PREFIX_GDB: u8 = 0x61;

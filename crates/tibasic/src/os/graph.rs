@@ -152,6 +152,110 @@ impl Os<'_> {
         })
     }
 
+    /// Param mode: each selected pair `Xₙᴛ`, `Yₙᴛ` (selected by its X part [I]) traced from
+    /// Tmin to Tmax in steps of Tstep, the points joined in Connected mode.
+    fn graph_parametric(&mut self) -> Result<(), ErrorKind> {
+        for n in 0..6u8 {
+            let (kx, ky) = (0x20 + 2 * n, 0x21 + 2 * n);
+            if !matches!(self.equation_tokens(kx), Some((t, true)) if !t.is_empty()) {
+                continue;
+            }
+            let (min, max, step) = (
+                self.window_get(0x0E),
+                self.window_get(0x0F),
+                self.window_get(0x22),
+            );
+            self.sweep(b'T', min, max, step, |os| {
+                let x = os.equation_value(kx)?.real()?;
+                let y = os.equation_value(ky)?.real()?;
+                Ok((x.to_f64(), y.to_f64()))
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Pol mode: each selected `rₙ` from θmin to θmax in steps of θstep, at (r cos θ, r sin θ)
+    /// with θ in the angle mode's unit.
+    fn graph_polar(&mut self) -> Result<(), ErrorKind> {
+        for k in 0x40..=0x45u8 {
+            if !matches!(self.equation_tokens(k), Some((t, true)) if !t.is_empty()) {
+                continue;
+            }
+            let (min, max, step) = (
+                self.window_get(0x10),
+                self.window_get(0x11),
+                self.window_get(0x23),
+            );
+            let degrees = self.st.modes.degrees;
+            self.sweep(THETA, min, max, step, |os| {
+                let r = os.equation_value(k)?.real()?.to_f64();
+                let th = os.real(THETA)?.to_f64();
+                let th = if degrees { th.to_radians() } else { th };
+                Ok((r * th.cos(), r * th.sin()))
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Steps variable `var` from `min` to `max` by `step` (at most 10 000 points [I]),
+    /// plotting `point` at each; a step without a value breaks the curve. The variable keeps
+    /// its value.
+    fn sweep(
+        &mut self,
+        var: u8,
+        min: Real,
+        max: Real,
+        step: Real,
+        mut point: impl FnMut(&mut Self) -> Result<(f64, f64), ErrorKind>,
+    ) -> Result<(), ErrorKind> {
+        let m = crate::eval::math;
+        if step <= Real::ZERO || max < min {
+            return Err(ErrorKind::WindowRange);
+        }
+        let saved = self.real(var).ok();
+        let mut prev: Option<(i64, i64)> = None;
+        let mut i = 0i64;
+        let result = loop {
+            let v = match min.add(step.mul(Real::from_i64(i)).map_err(m)?) {
+                Ok(v) => v,
+                Err(e) => break Err(m(e)),
+            };
+            if v > max || i > 10_000 {
+                break Ok(());
+            }
+            self.set_real(var, v)?;
+            match point(self) {
+                Ok((x, y)) => {
+                    let p = match (Real::from_f64(x), Real::from_f64(y)) {
+                        (Ok(x), Ok(y)) => self.to_pixel(x, y),
+                        _ => {
+                            prev = None;
+                            i += 1;
+                            continue;
+                        }
+                    };
+                    let buf = screen::plot_mut(self.hw.mem.ram_mut());
+                    let n = match prev {
+                        Some(q) if !self.st.modes.dot => screen::line(buf, q, p, Ink::On),
+                        _ => {
+                            screen::pixel(buf, p.0, p.1, Ink::On);
+                            1
+                        }
+                    };
+                    self.charge(cost::LINE_PIXEL * u64::from(n));
+                    prev = Some(p);
+                }
+                Err(ErrorKind::Domain | ErrorKind::DivideBy0 | ErrorKind::Overflow) => prev = None,
+                Err(e) => break Err(e),
+            }
+            i += 1;
+        };
+        if let Some(v) = saved {
+            self.set_real(var, v)?;
+        }
+        result
+    }
+
     /// Draws the graph again if something it depends on changed.
     pub(super) fn regraph_if_dirty(&mut self) -> Result<(), ErrorKind> {
         if self.st.graph_dirty {
@@ -166,8 +270,11 @@ impl Os<'_> {
         self.st.graph_dirty = false;
         self.clear_plot();
         self.draw_plots()?;
-        if self.st.modes.graph != 0 {
-            return Ok(());
+        match self.st.modes.graph {
+            1 => return self.graph_parametric(),
+            2 => return self.graph_polar(),
+            3 => return Ok(()),
+            _ => {}
         }
         for k in 0x10..=0x19u8 {
             let Some((tokens, true)) = self.equation_tokens(k) else {
