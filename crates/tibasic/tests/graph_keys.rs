@@ -93,3 +93,38 @@ fn the_equals_sign_selects_and_deselects() {
         "{lit_in_60:?}"
     );
 }
+
+/// ZOOM (the TI-82 Guidebook's ZOOM menu: `1:ZBox` … `9:ZoomStat`, MEMORY `1:ZPrevious`
+/// `2:ZoomSto` `3:ZoomRcl`): chosen on the home screen a zoom is done at once and the graph
+/// shown.
+#[test]
+fn the_zoom_menu_zooms_at_once() {
+    let mut calc = calc_with_sources(&[("W", "Xmin->A")]).unwrap();
+    calc.run_for(100 * 6_000);
+    keys(&mut calc, &[Key::Zoom]);
+    let g = glass(&calc);
+    assert_eq!(
+        g[..5],
+        [
+            "ZOOM MEMORY",
+            "1:ZBox",
+            "2:Zoom In",
+            "3:Zoom Out",
+            "4:ZDecimal"
+        ]
+    );
+    keys(&mut calc, &[Key::K4]);
+    // The graph with the axes through its middle: ZDecimal's window is ±4.7 by ±3.1.
+    assert!(lit(&calc, 31, 10) && lit(&calc, 10, 47));
+    keys(&mut calc, &[Key::Clear]);
+    tibasic::firmware::start_program(&mut calc, "W").unwrap();
+    calc.run_for(500 * 6_000);
+    assert_eq!(real(&calc, b'A'), Some(-4.7));
+    // ZBox needs the graph cursor: not built, and it says so.
+    keys(&mut calc, &[Key::Clear, Key::Zoom, Key::K1]);
+    assert!(
+        glass(&calc)[0].starts_with("ERR:UNSUPPORTED"),
+        "{:?}",
+        glass(&calc)
+    );
+}

@@ -22,6 +22,7 @@ impl BasicFirmware {
             (Shift::Second, Key::Matrx) => "ANGLE",
             (Shift::None, Key::Matrx) => "MATRX",
             (Shift::None, Key::Stat) => "STAT",
+            (Shift::None, Key::Zoom) => "ZOOM",
             (Shift::Second, Key::Stat) => "LIST",
             (Shift::Second, Key::Prgm) => "DRAW",
             (Shift::None, Key::Vars) => "VARS",
@@ -74,6 +75,24 @@ impl BasicFirmware {
         };
         match action {
             CatalogAction::None => {}
+            // A zoom chosen on the home screen is done at once.
+            CatalogAction::Type(&[tok])
+                if from == CatalogFrom::Home
+                    && crate::shell::catalog::CATALOGS[cur.menu].name == "ZOOM" =>
+            {
+                let r = {
+                    let mut os = Self::os(&mut self.st, hw);
+                    os.zoom_from_menu(tok)
+                };
+                match r {
+                    Ok(()) => self.shell = Shell::Graph(None),
+                    Err(kind) => self.show_error(ProgramError {
+                        kind,
+                        program: Vec::new(),
+                        offset: 0,
+                    }),
+                }
+            }
             CatalogAction::Type(token) => {
                 match from {
                     CatalogFrom::Editor => {

@@ -86,6 +86,21 @@ impl Os<'_> {
         Ok(())
     }
 
+    /// A zoom chosen from the ZOOM menu on the home screen: done at once, the graph shown.
+    /// The zooms that need the graph cursor are ERR:UNSUPPORTED here.
+    pub fn zoom_from_menu(&mut self, tok: u8) -> Result<(), ErrorKind> {
+        match tok {
+            ZSTANDARD | ZTRIG | ZDECIMAL | ZSQUARE | ZPREVIOUS | ZOOM_STO | ZOOM_RCL
+            | ZOOM_STAT => {
+                self.zoom(tok)?;
+                self.graph_now()
+            }
+            _ => Err(ErrorKind::Unsupported(
+                detokenize(&[tok], Spelling::Display).trim().to_string(),
+            )),
+        }
+    }
+
     /// A zoom command (`ZStandard` is [`Os::zstandard`] with the same bookkeeping).
     pub(super) fn zoom(&mut self, tok: u8) -> Result<(), ErrorKind> {
         let m = crate::eval::math;

@@ -23,6 +23,30 @@ pub enum Item {
     EditMatrix(u8),
 }
 
+/// ZOOM (the ZOOM key): the zooms, and the zoom memory. Chosen on the home screen a zoom is
+/// done at once and the graph shown; in the program editor it types its token.
+/// (`4:SetFactors…` opens the XFact/YFact screen, not built: left out.)
+pub const ZOOM: Catalog = Catalog {
+    name: "ZOOM",
+    tabs: &[
+        (
+            "ZOOM",
+            &[
+                T(&[0x88]),
+                T(&[0x89]),
+                T(&[0x8A]),
+                T(&[0x8E]),
+                T(&[0x8B]),
+                T(&[0x86]),
+                T(&[0x87]),
+                T(&[0x8C]),
+                T(&[0x8F]),
+            ],
+        ),
+        ("MEMORY", &[T(&[0x8D]), T(&[0x92]), T(&[0x90])]),
+    ],
+};
+
 /// The screen STAT › EDIT › `1:Edit…` opens.
 pub const LIST_EDITOR: &str = "list editor";
 /// The screen STAT › CALC › `3:SetUp…` would open (not built yet: the statistics issue).
@@ -413,7 +437,7 @@ pub const Y_ON_OFF: Catalog = Catalog {
 };
 
 /// Every menu (a cursor keeps its place here; keys and items name them).
-pub const CATALOGS: [&Catalog; 20] = [
+pub const CATALOGS: [&Catalog; 21] = [
     &MATH,
     &TEST,
     &ANGLE,
@@ -434,6 +458,7 @@ pub const CATALOGS: [&Catalog; 20] = [
     &Y_POLAR,
     &Y_ON_OFF,
     &STAT,
+    &ZOOM,
 ];
 
 /// Where a menu was opened from, so choosing an item types into that line.
