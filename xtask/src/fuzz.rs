@@ -844,7 +844,9 @@ fn run_child(name: &str, secs: u64, seed: u64) -> Result<Outcome> {
                 status.map_or("hung".to_string(), |s| s.to_string()),
                 last_lines(&stderr, 12)
             );
-            let last = std::env::temp_dir().join(format!("xtask-fuzz-{name}.last"));
+            // One file per run: two drivers replaying the same target must not share it.
+            let last =
+                std::env::temp_dir().join(format!("xtask-fuzz-{name}-{}.last", std::process::id()));
             let mut c = child_command(name, secs + 30, seed);
             c.arg("--record").arg(&last);
             let mut replay = c.stdout(Stdio::null()).stderr(Stdio::null()).spawn()?;
@@ -858,6 +860,7 @@ fn run_child(name: &str, secs: u64, seed: u64) -> Result<Outcome> {
                 std::thread::sleep(Duration::from_millis(50));
             }
             let input = std::fs::read(&last).unwrap_or_default();
+            let _ = std::fs::remove_file(&last);
             Ok(Outcome {
                 execs,
                 finding: Some(save_crash(name, &input)?),
