@@ -128,3 +128,42 @@ fn the_zoom_menu_zooms_at_once() {
         glass(&calc)
     );
 }
+
+/// WINDOW (function mode: Xmin Xmax Xscl Ymin Ymax Yscl, the Guidebook's WINDOW screen): a
+/// value typed over a line is stored on ENTER, and ΔX follows (spec §6.2).
+#[test]
+fn the_window_screen_sets_the_window() {
+    let mut calc = calc_with_sources(&[("W", "{Xmax,DeltaX}->L6")]).unwrap();
+    calc.run_for(100 * 6_000);
+    keys(&mut calc, &[Key::Window]);
+    let g = glass(&calc);
+    assert_eq!(g[0], "WINDOW FORMAT");
+    // (The cursor covers the first character of the line's value.)
+    assert!(g[1].starts_with("Xmin=") && g[1].ends_with("10"), "{g:?}");
+    assert_eq!(
+        g[2..7],
+        ["Xmax=10", "Xscl=1", "Ymin=⁻10", "Ymax=10", "Yscl=1"]
+    );
+    keys(&mut calc, &[Key::Down, Key::K3, Key::Mul, Key::K6, Key::K4]);
+    assert!(
+        glass(&calc)[2].starts_with("Xmax=3*64"),
+        "{:?}",
+        glass(&calc)
+    );
+    keys(&mut calc, &[Key::Enter]);
+    assert!(
+        glass(&calc)[2].starts_with("Xmax=192"),
+        "{:?}",
+        glass(&calc)
+    );
+    keys(&mut calc, &[Key::Second, Key::Mode]);
+    tibasic::firmware::start_program(&mut calc, "W").unwrap();
+    calc.run_for(500 * 6_000);
+    let l6: Vec<f64> = tibasic::firmware::read_list(calc.ram(), 6)
+        .unwrap()
+        .iter()
+        .map(|r| r.to_f64())
+        .collect();
+    assert_eq!(l6[0], 192.0);
+    assert!((l6[1] - 202.0 / 94.0).abs() < 1e-12);
+}

@@ -110,6 +110,83 @@ impl BasicFirmware {
         self.st.dirty = true;
     }
 
+    /// WINDOW: the graphing mode's window variables.
+    pub(super) fn open_window(&mut self, hw: &mut Hardware) {
+        let vars = crate::shell::window::variables(self.st.modes.graph);
+        let values = {
+            let os = Self::os(&mut self.st, hw);
+            vars.iter().map(|&k| os.window_get(k)).collect()
+        };
+        self.shell = Shell::Window(crate::shell::window::WindowEditor::new(vars, values));
+        self.st.dirty = true;
+    }
+
+    /// WINDOW's keys: a value typed over the line's, stored (evaluated as the home screen
+    /// would) on ENTER, ▼ or ▲, which move on; CLEAR empties the typed value; GRAPH, 2nd
+    /// QUIT leave.
+    pub(super) fn key_window(
+        &mut self,
+        hw: &mut Hardware,
+        k: Key,
+        mut w: crate::shell::window::WindowEditor,
+    ) {
+        let shift = std::mem::take(&mut self.shift);
+        let store = matches!(k, Key::Enter | Key::Up | Key::Down | Key::Graph)
+            || (shift == Shift::Second && k == Key::Mode);
+        if store {
+            if let Some(e) = w.entry.take() {
+                let lines = compile(&e.tokens);
+                let value = {
+                    let mut os = Self::os(&mut self.st, hw);
+                    match lines.as_slice() {
+                        [line] => match &line.stmt {
+                            crate::ast::Stmt::Expr(x) => eval(&mut os, x).and_then(|v| v.real()),
+                            _ => Err(ErrorKind::Syntax),
+                        },
+                        _ => Err(ErrorKind::Syntax),
+                    }
+                };
+                let var = w.vars[w.line];
+                let stored = value.and_then(|v| {
+                    let mut os = Self::os(&mut self.st, hw);
+                    os.store_window(var, v)?;
+                    Ok(os.window_get(var))
+                });
+                match stored {
+                    Ok(v) => w.values[w.line] = v,
+                    Err(kind) => {
+                        self.show_error(ProgramError {
+                            kind,
+                            program: Vec::new(),
+                            offset: 0,
+                        });
+                        return;
+                    }
+                }
+            }
+        }
+        match (shift, k) {
+            (Shift::Second, Key::Mode) => {
+                self.shell = Shell::Home;
+                self.st.shown = Shown::Home;
+                self.st.dirty = true;
+                return;
+            }
+            (_, Key::Graph) => return self.open_graph(hw, false),
+            (_, Key::Enter | Key::Down) => w.go_to(w.line + 1),
+            (_, Key::Up) => w.go_to(w.line.saturating_sub(1)),
+            (_, Key::Clear) => w.entry = Some(Default::default()),
+            _ => {
+                let mut e = w.entry.take().unwrap_or_default();
+                if edit_line(&mut self.shift, &mut e, shift, k, 100) || !e.is_empty() {
+                    w.entry = Some(e);
+                }
+            }
+        }
+        self.shell = Shell::Window(w);
+        self.st.dirty = true;
+    }
+
     /// TABLE (2nd GRAPH): the table from row `first`.
     pub(super) fn open_table(&mut self, hw: &mut Hardware, first: i64) {
         let t = {

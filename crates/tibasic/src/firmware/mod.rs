@@ -102,6 +102,8 @@ enum Shell {
     StatEdit(ListEditor),
     /// The Y= editor.
     YEditor(crate::shell::graphing::YEditor),
+    /// The WINDOW screen.
+    Window(crate::shell::window::WindowEditor),
     /// The table (2nd TABLE).
     Table(crate::table::TableData),
     /// The graph (GRAPH), with the TRACE cursor if tracing.
@@ -321,6 +323,7 @@ impl BasicFirmware {
             Shell::YEditor(ed) => self.key_y_editor(hw, k, ed),
             Shell::Graph(t) => self.key_graph(hw, k, t),
             Shell::Table(t) => self.key_table(hw, k, t),
+            Shell::Window(w) => self.key_window(hw, k, w),
             Shell::Matrix(m) => self.key_matrix(hw, k, m),
             Shell::Running => {
                 if let Status::Waiting(w) = self.interp.status() {

@@ -93,6 +93,10 @@ impl BasicFirmware {
                 w.u8(13);
                 t.save(w);
             }
+            Shell::Window(win) => {
+                w.u8(14);
+                win.save(w);
+            }
             Shell::Graph(t) => {
                 w.u8(12);
                 match t {
@@ -307,6 +311,7 @@ impl BasicFirmware {
             9 if version >= 7 => Shell::Matrix(MatrixEditor::load(&mut r)?),
             10 if version >= 8 => Shell::StatEdit(crate::shell::stat::ListEditor::load(&mut r)?),
             13 if version >= 8 => Shell::Table(crate::table::TableData::load(&mut r)?),
+            14 if version >= 8 => Shell::Window(crate::shell::window::WindowEditor::load(&mut r)?),
             11 if version >= 8 => Shell::YEditor(crate::shell::graphing::YEditor::load(&mut r)?),
             12 if version >= 8 => Shell::Graph(if r.bool()? {
                 Some(crate::shell::graphing::Trace::load(&mut r)?)

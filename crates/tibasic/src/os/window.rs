@@ -41,6 +41,11 @@ const WINDOW: [u8; 6] = [0x0A, 0x0B, 0x02, 0x0C, 0x0D, 0x03];
 const ZOOM_MEMORY: [u8; 6] = [0x12, 0x13, 0x00, 0x14, 0x15, 0x01];
 
 impl Os<'_> {
+    /// The WINDOW screen storing a value: as `value→var` from a program would.
+    pub fn store_window(&mut self, k: u8, v: Real) -> Result<(), ErrorKind> {
+        self.window_set(k, v)
+    }
+
     pub(super) fn extra_window_get(&self, k: u8) -> Option<Real> {
         let default = default_value(k)?;
         Some(
