@@ -35,6 +35,10 @@ pub trait Env {
     fn equation(&mut self, k: u8) -> Result<Value, ErrorKind> {
         Err(ErrorKind::Unsupported(format!("token 5E {k:02X}")))
     }
+    /// `RegEQ`: the last regression's equation at the current X.
+    fn reg_eq(&mut self) -> Result<Value, ErrorKind> {
+        Err(ErrorKind::Unsupported("RegEQ".into()))
+    }
     /// A statistics variable (`62h` `k`): the last statistics command's result.
     fn stat(&mut self, k: u8) -> Result<Real, ErrorKind> {
         Err(ErrorKind::Unsupported(format!("token 62 {k:02X}")))
@@ -146,6 +150,7 @@ pub fn eval<E: Env>(env: &mut E, e: &Expr) -> Result<Value, ErrorKind> {
         // A plot type or mark is no value (only `Plot1(`-`Plot3(` read them) [I].
         Expr::PlotToken(_) => return Err(ErrorKind::Syntax),
         // RegEQ (01) is an equation and 𝑛 (21) a sequence variable: with graphing.
+        Expr::Unsupported(PREFIX_STAT, 0x01) => env.reg_eq()?,
         Expr::Unsupported(PREFIX_STAT, k) if (0x02..=0x20).contains(k) => {
             Value::Real(env.stat(*k)?)
         }

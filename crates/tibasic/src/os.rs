@@ -176,6 +176,8 @@ pub struct OsState {
     pub graph_dirty: bool,
     /// `Plot1`-`Plot3`.
     pub plots: [Option<StatPlot>; 3],
+    /// RegEQ: the last regression's equation (tokens), empty before the first.
+    pub reg_eq: Vec<u8>,
     /// How deep Y-variables are being evaluated inside each other now (not saved: zero
     /// between statements).
     pub equation_depth: u8,
@@ -605,6 +607,11 @@ impl<'a> Os<'a> {
         };
         // A statistics command leaves only its own results defined [I].
         self.st.stats = r.vars.clone();
+        // RegEQ: the fitted equation, as tokens; a statistics command without one leaves it
+        // as it was [I].
+        if let Some(text) = stats::equation_text(c, &r.vars) {
+            self.st.reg_eq = tifiles::tokens::tokenize_source(&text).unwrap_or_default();
+        }
         self.charge(cost::STAT + cost::STAT_POINT * points);
         let f = self.st.modes.format();
         let mut lines = vec![font::encode(r.title).unwrap_or_default()];
@@ -780,6 +787,21 @@ impl Env for Os<'_> {
 
     fn equation(&mut self, k: u8) -> Result<Value, ErrorKind> {
         self.equation_value(k)
+    }
+
+    fn reg_eq(&mut self) -> Result<Value, ErrorKind> {
+        let tokens = self.st.reg_eq.clone();
+        if tokens.is_empty() {
+            return Err(ErrorKind::Undefined);
+        }
+        let lines = crate::parse::compile(&tokens);
+        match lines.as_slice() {
+            [line] => match &line.stmt {
+                crate::ast::Stmt::Expr(e) => crate::eval::eval(self, e),
+                _ => Err(ErrorKind::Syntax),
+            },
+            _ => Err(ErrorKind::Syntax),
+        }
     }
 
     fn stat(&mut self, k: u8) -> Result<Real, ErrorKind> {

@@ -46,6 +46,34 @@ pub const Y1: StatVar = 0x1E;
 pub const Y2: StatVar = 0x1F;
 pub const Y3: StatVar = 0x20;
 
+/// The regression equation (`RegEQ`) as program text: the form with the coefficients
+/// written in (`.5X+3`), in 14 digits.
+pub fn equation_text(c: Calc, vars: &[(StatVar, Real)]) -> Option<String> {
+    let v = |k| {
+        vars.iter().find(|(x, _)| *x == k).map(|(_, r)| {
+            crate::display::real_text(
+                *r,
+                crate::display::NumFormat {
+                    notation: crate::display::Notation::Normal,
+                    fix: None,
+                },
+            )
+        })
+    };
+    let (a, b) = (v(A)?, v(B)?);
+    Some(match c {
+        Calc::LinAxB | Calc::MedMed => format!("{a}X+{b}"),
+        Calc::LinABx => format!("{a}+{b}X"),
+        Calc::Ln => format!("{a}+{b}ln X"),
+        Calc::Exp => format!("{a}*{b}^X"),
+        Calc::Pwr => format!("{a}*X^{b}"),
+        Calc::Quad => format!("{a}X²+{b}X+{}", v(C)?),
+        Calc::Cubic => format!("{a}X³+{b}X²+{}X+{}", v(C)?, v(D)?),
+        Calc::Quart => format!("{a}X^4+{b}X³+{}X²+{}X+{}", v(C)?, v(D)?, v(E)?),
+        Calc::OneVar | Calc::TwoVar => return None,
+    })
+}
+
 /// A result: the title line, the equation's form line (regressions), and the variables set,
 /// in the order the calculator lists them.
 #[derive(Clone, Debug, PartialEq)]

@@ -255,3 +255,30 @@ fn a_statistics_session_from_stat_edit() {
     };
     assert_eq!((real(b'M'), real(b'D')), (5.0, 5.0));
 }
+
+/// RegEQ: the last regression's equation, evaluated at X (y = 2x + 3 from three exact points;
+/// y = 3·2^x from ExpReg).
+#[test]
+fn regeq_is_the_fitted_equation() {
+    let src = "{1,2,3}->L1\n{5,7,9}->L2\nLinReg(ax+b)\n10->X\nRegEQ->A\n{1,2,3}->L3\n{6,12,24}->L4\nExpReg L3,L4\n4->X\nRegEQ->B\n1-Var Stats L3\nRegEQ->C";
+    let mut calc = calc_with_sources(&[("R", src)]).unwrap();
+    calc.run_for(100 * 6_000);
+    tibasic::firmware::start_program(&mut calc, "R").unwrap();
+    calc.run_for(5_000 * 6_000);
+    let fw = tibasic::firmware::BasicFirmware::of(&calc).unwrap();
+    assert!(fw.last_error().is_none(), "{:?}", fw.last_error());
+    let real = |v: u8| {
+        let name = tifiles::var::VarName::from_bytes(&[v]);
+        match tifiles::vat::read(calc.ram(), tifiles::var::VarType::Real, &name) {
+            Ok(Some(tifiles::var::Variable {
+                data: tifiles::var::VarData::Real(f),
+                ..
+            })) => f.to_f64(),
+            _ => f64::NAN,
+        }
+    };
+    assert_eq!(real(b'A'), 23.0);
+    assert!((real(b'B') - 48.0).abs() < 1e-9);
+    // 1-Var Stats has no equation: RegEQ stays the last regression's.
+    assert!((real(b'C') - 48.0).abs() < 1e-9);
+}

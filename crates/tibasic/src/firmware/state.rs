@@ -217,6 +217,7 @@ impl BasicFirmware {
             None => w.bool(false),
         }
         w.bool(self.st.graph_dirty);
+        w.bytes(&self.st.reg_eq);
         for p in &self.st.plots {
             match p {
                 Some(p) => {
@@ -482,6 +483,10 @@ impl BasicFirmware {
                 f.st.zprevious = Some(win);
             }
             f.st.graph_dirty = r.bool()?;
+            f.st.reg_eq = r.bytes()?.to_vec();
+            if f.st.reg_eq.len() > 400 {
+                return Err(StateError::Corrupt("RegEQ"));
+            }
             for slot in f.st.plots.iter_mut() {
                 if r.bool()? {
                     let p = crate::os::StatPlot {
