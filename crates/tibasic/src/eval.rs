@@ -151,7 +151,7 @@ pub fn eval<E: Env>(env: &mut E, e: &Expr) -> Result<Value, ErrorKind> {
         Expr::PlotToken(_) => return Err(ErrorKind::Syntax),
         // RegEQ (01) is an equation and 𝑛 (21) a sequence variable: with graphing.
         Expr::Unsupported(PREFIX_STAT, 0x01) => env.reg_eq()?,
-        Expr::Unsupported(PREFIX_STAT, k) if (0x02..=0x20).contains(k) => {
+        Expr::Unsupported(PREFIX_STAT, k) if (0x02..=0x21).contains(k) => {
             Value::Real(env.stat(*k)?)
         }
         Expr::Unsupported(b1, b2) => {

@@ -149,6 +149,13 @@ impl Default for Modes {
     }
 }
 
+/// One step of a sequence being computed: 𝑛, and Uₙ₋₁, Vₙ₋₁.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SequenceStep {
+    pub n: Real,
+    pub prev: [Real; 2],
+}
+
 /// Runtime state that is not in RAM (saved in the firmware's part of a save state).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OsState {
@@ -176,6 +183,9 @@ pub struct OsState {
     pub graph_dirty: bool,
     /// `Plot1`-`Plot3`.
     pub plots: [Option<StatPlot>; 3],
+    /// While a sequence graph is computed: 𝑛 and the previous terms (not saved: a graph is
+    /// drawn within one statement).
+    pub sequence: Option<SequenceStep>,
     /// RegEQ: the last regression's equation (tokens), empty before the first.
     pub reg_eq: Vec<u8>,
     /// How deep Y-variables are being evaluated inside each other now (not saved: zero
@@ -748,6 +758,14 @@ impl Env for Os<'_> {
     }
 
     fn window(&mut self, k: u8) -> Result<Real, ErrorKind> {
+        // Uₙ₋₁ and Vₙ₋₁: the previous terms, while a sequence is being computed.
+        if matches!(k, 0x06 | 0x07) {
+            return self
+                .st
+                .sequence
+                .map(|s| s.prev[usize::from(k - 0x06)])
+                .ok_or(ErrorKind::Undefined);
+        }
         if let Some(v) = self.extra_window_get(k) {
             return Ok(v);
         }
@@ -805,6 +823,10 @@ impl Env for Os<'_> {
     }
 
     fn stat(&mut self, k: u8) -> Result<Real, ErrorKind> {
+        // 𝑛: the sequence's index, while a sequence is being computed.
+        if k == 0x21 {
+            return self.st.sequence.map(|s| s.n).ok_or(ErrorKind::Undefined);
+        }
         self.st
             .stats
             .iter()

@@ -56,9 +56,9 @@ pub const PREFIX_LIST: u8 = 0x5D;
 pub const PREFIX_EQUATION: u8 = 0x5E;
 
 /// Whether `k` (after `5Eh`) is a Y-variable this runtime graphs: `Y₁`-`Y₀` (10h-19h),
-/// `X₁ᴛ`/`Y₁ᴛ`-`X₆ᴛ`/`Y₆ᴛ` (20h-2Bh), `r₁`-`r₆` (40h-45h).
+/// `X₁ᴛ`/`Y₁ᴛ`-`X₆ᴛ`/`Y₆ᴛ` (20h-2Bh), `r₁`-`r₆` (40h-45h), `Uₙ`, `Vₙ` (80h, 81h).
 pub fn is_equation(k: u8) -> bool {
-    matches!(k, 0x10..=0x19 | 0x20..=0x2B | 0x40..=0x45)
+    matches!(k, 0x10..=0x19 | 0x20..=0x2B | 0x40..=0x45 | 0x80 | 0x81)
 }
 pub const PRGM: u8 = 0x5F;
 pub const PREFIX_PIC: u8 = 0x60;

@@ -76,3 +76,16 @@ fn parametric_and_polar_variables_evaluate_at_t_and_theta() {
     };
     assert_eq!((real(b'A'), real(b'B')), (9.0, 3.0));
 }
+
+/// Seq mode (Time): Uₙ = 2Uₙ₋₁ from UₙStart = 1 at nStart = 0 is 2^𝑛, plotted at (𝑛, Uₙ)
+/// for 𝑛 = nMin…nMax (the TI-82 Guidebook's sequence graphing), on a window of X 0…10 and
+/// Y 0…62 (row 62 − Uₙ, column 9.4𝑛 rounded).
+#[test]
+fn a_sequence_is_plotted_term_by_term() {
+    let calc = run("Seq\nAxesOff\nDot\n0->Xmin\n10->Xmax\n0->Ymin\n62->Ymax\n0->nStart\n0->nMin\n10->nMax\n1->UnStart\n\"2Uₙ₋₁\"->Uₙ\nDispGraph");
+    let want: Pixels = (0..=10)
+        .map(|n| (62 - 2i64.pow(n as u32), (9.4 * n as f64).round() as i64))
+        .filter(|&(r, _)| (0..63).contains(&r))
+        .collect();
+    assert_eq!(pixels(&calc), want);
+}

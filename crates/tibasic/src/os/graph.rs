@@ -174,6 +174,77 @@ impl Os<'_> {
         Ok(())
     }
 
+    /// Seq mode (Time): Uₙ and Vₙ computed together from 𝑛 = nStart (UₙStart, VₙStart) up
+    /// to nMax, each selected one plotted at (𝑛, term) from nMin on. At most 10 000 terms
+    /// [I]. (The Web format is not drawn.)
+    fn graph_sequences(&mut self) -> Result<(), ErrorKind> {
+        let m = crate::eval::math;
+        let funcs: Vec<(usize, u8)> = [(0usize, 0x80u8), (1, 0x81)]
+            .into_iter()
+            .filter(|&(_, k)| matches!(self.equation_tokens(k), Some((t, true)) if !t.is_empty()))
+            .collect();
+        if funcs.is_empty() {
+            return Ok(());
+        }
+        let (start, min, max) = (
+            self.window_get(0x1F),
+            self.window_get(0x1B),
+            self.window_get(0x1D),
+        );
+        let first = [self.window_get(0x04), self.window_get(0x05)];
+        if max < start || max.sub(start).map_err(m)?.to_f64() > 10_000.0 {
+            return Err(ErrorKind::WindowRange);
+        }
+        let defined = [
+            matches!(self.equation_tokens(0x80), Some((t, _)) if !t.is_empty()),
+            matches!(self.equation_tokens(0x81), Some((t, _)) if !t.is_empty()),
+        ];
+        let mut terms = first;
+        let mut prev_pixel: [Option<(i64, i64)>; 2] = [None, None];
+        let mut n = start;
+        let result = loop {
+            if n > max {
+                break Ok(());
+            }
+            if n > start {
+                let step = SequenceStep { n, prev: terms };
+                self.st.sequence = Some(step);
+                let mut next = terms;
+                for (i, k) in [(0usize, 0x80u8), (1, 0x81)] {
+                    if defined[i] {
+                        match self.equation_value(k).and_then(|v| v.real()) {
+                            Ok(v) => next[i] = v,
+                            Err(e) => {
+                                self.st.sequence = None;
+                                return Err(e);
+                            }
+                        }
+                    }
+                }
+                self.st.sequence = None;
+                terms = next;
+            }
+            if n >= min {
+                for &(i, _) in &funcs {
+                    let p = self.to_pixel(n, terms[i]);
+                    let buf = screen::plot_mut(self.hw.mem.ram_mut());
+                    match prev_pixel[i] {
+                        Some(q) if !self.st.modes.dot => {
+                            screen::line(buf, q, p, Ink::On);
+                        }
+                        _ => screen::pixel(buf, p.0, p.1, Ink::On),
+                    }
+                    prev_pixel[i] = Some(p);
+                }
+            }
+            n = match n.add(Real::ONE) {
+                Ok(v) => v,
+                Err(e) => break Err(m(e)),
+            };
+        };
+        result
+    }
+
     /// Pol mode: each selected `rₙ` from θmin to θmax in steps of θstep, at (r cos θ, r sin θ)
     /// with θ in the angle mode's unit.
     fn graph_polar(&mut self) -> Result<(), ErrorKind> {
@@ -273,7 +344,7 @@ impl Os<'_> {
         match self.st.modes.graph {
             1 => return self.graph_parametric(),
             2 => return self.graph_polar(),
-            3 => return Ok(()),
+            3 => return self.graph_sequences(),
             _ => {}
         }
         for k in 0x10..=0x19u8 {
