@@ -87,6 +87,18 @@ pub enum Wait {
     PrintScreen,
     /// `DispTable`: the table shown until ENTER.
     Table(crate::table::TableData),
+    /// `ZBox`, `Zoom In`, `Zoom Out`, `ZInteger`, `Trace`: the graph with a cursor the
+    /// user moves; ENTER acts at it (ZBox: twice, a corner each).
+    GraphCursor(GraphCursor),
+}
+
+/// A cursor on the graph: the command (its token), the pixel, ZBox's first corner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GraphCursor {
+    pub command: u8,
+    pub row: i64,
+    pub col: i64,
+    pub corner: Option<(i64, i64)>,
 }
 
 /// How a program run ended, or where it stands.
@@ -218,6 +230,13 @@ impl Interp {
 
     /// Completes a wait. `Pause` needs no value; `Menu(` gives the chosen item (0-based);
     /// `Input`/`Prompt`/`Get(` store their value through `sys` themselves before calling this.
+    /// Replaces the wait in progress with `w` (a graph cursor that moved).
+    pub fn update_wait(&mut self, w: Wait) {
+        if let Some(Status::Waiting(_)) = self.status {
+            self.status = Some(Status::Waiting(w));
+        }
+    }
+
     pub fn finish_wait(&mut self, choice: Option<usize>) {
         let Some(Status::Waiting(wait)) = self.status.take() else {
             return;
@@ -992,6 +1011,20 @@ fn put_wait(w: &mut StateWriter, wait: &Wait) {
             w.u8(7);
             t.save(w);
         }
+        Wait::GraphCursor(c) => {
+            w.u8(8);
+            w.u8(c.command);
+            w.u8(c.row as u8);
+            w.u8(c.col as u8);
+            match c.corner {
+                Some((r, col)) => {
+                    w.bool(true);
+                    w.u8(r as u8);
+                    w.u8(col as u8);
+                }
+                None => w.bool(false),
+            }
+        }
     }
 }
 
@@ -1032,6 +1065,29 @@ fn get_wait(r: &mut StateReader) -> Result<Wait, StateError> {
         5 => Wait::Send(get_target(r)?),
         6 => Wait::PrintScreen,
         7 => Wait::Table(crate::table::TableData::load(r)?),
+        8 => {
+            use crate::token::{TRACE, ZBOX, ZINTEGER, ZOOM_IN, ZOOM_OUT};
+            let command = r.u8()?;
+            let (row, col) = (i64::from(r.u8()?), i64::from(r.u8()?));
+            let corner = if r.bool()? {
+                Some((i64::from(r.u8()?), i64::from(r.u8()?)))
+            } else {
+                None
+            };
+            let ok = matches!(command, TRACE | ZBOX | ZOOM_IN | ZOOM_OUT | ZINTEGER)
+                && row < 63
+                && col < 95
+                && corner.is_none_or(|(r, c)| r < 63 && c < 95);
+            if !ok {
+                return Err(StateError::Corrupt("graph cursor"));
+            }
+            Wait::GraphCursor(GraphCursor {
+                command,
+                row,
+                col,
+                corner,
+            })
+        }
         _ => return Err(StateError::Corrupt("wait tag")),
     })
 }

@@ -44,7 +44,7 @@ const WINDOW_RAM: [(u8, u16); 8] = [
 ];
 
 /// The commands [`Os::command`] carries out (with the right arguments).
-const KNOWN_COMMANDS: [u8; 42] = [
+const KNOWN_COMMANDS: [u8; 47] = [
     CLR_DRAW,
     DISP_GRAPH,
     DISP,
@@ -86,6 +86,11 @@ const KNOWN_COMMANDS: [u8; 42] = [
     CLR_TABLE,
     DISP_TABLE,
     ZOOM_STAT,
+    ZBOX,
+    ZOOM_IN,
+    ZOOM_OUT,
+    ZINTEGER,
+    TRACE,
     RAND,
 ];
 
@@ -1234,6 +1239,19 @@ impl Sys for Os<'_> {
             (FULL_SCREEN, 0) => self.st.modes.split = false,
             (SPLIT, 0) => self.st.modes.split = true,
             (PLOTS_ON | PLOTS_OFF, _) => self.plots_on_off(tok == PLOTS_ON, &args)?,
+            // The zooms that need the graph cursor, and Trace: the graph shown, the cursor
+            // in its middle (the firmware moves it and acts on ENTER).
+            (ZBOX | ZOOM_IN | ZOOM_OUT | ZINTEGER | TRACE, 0) => {
+                self.graph_now()?;
+                return Ok(Step::Wait(crate::interp::Wait::GraphCursor(
+                    crate::interp::GraphCursor {
+                        command: tok,
+                        row: 31,
+                        col: 47,
+                        corner: None,
+                    },
+                )));
+            }
             // Plot types and marks are arguments of Plot1(-Plot3( only.
             (BOXPLOT | HISTOGRAM | XY_LINE | SCATTER | MARK_BOX | MARK_CROSS | MARK_DOT, _) => {
                 return Err(ErrorKind::Syntax)

@@ -120,13 +120,65 @@ fn the_zoom_menu_zooms_at_once() {
     tibasic::firmware::start_program(&mut calc, "W").unwrap();
     calc.run_for(500 * 6_000);
     assert_eq!(real(&calc, b'A'), Some(-4.7));
-    // ZBox needs the graph cursor: not built, and it says so.
-    keys(&mut calc, &[Key::Clear, Key::Zoom, Key::K1]);
-    assert!(
-        glass(&calc)[0].starts_with("ERR:UNSUPPORTED"),
-        "{:?}",
-        glass(&calc)
+    // 2:Zoom In puts a cursor on the graph (its middle: the point (0,0)); ENTER zooms in by
+    // XFact = YFact = 4 about it and the graph stays.
+    keys(&mut calc, &[Key::Clear, Key::Zoom, Key::K2, Key::Enter]);
+    calc.run_for(500 * 6_000);
+    keys(&mut calc, &[Key::Clear]);
+    tibasic::firmware::start_program(&mut calc, "W").unwrap();
+    calc.run_for(500 * 6_000);
+    assert_eq!(real(&calc, b'A'), Some(-1.175));
+}
+
+fn window_after(src: &str, ks: &[Key]) -> Vec<f64> {
+    let mut calc =
+        calc_with_sources(&[("Z", src), ("W", "{Xmin,Xmax,Xscl,Ymin,Ymax}->L6")]).unwrap();
+    calc.run_for(100 * 6_000);
+    tibasic::firmware::start_program(&mut calc, "Z").unwrap();
+    calc.run_for(1_000 * 6_000);
+    keys(&mut calc, ks);
+    calc.run_for(1_000 * 6_000);
+    assert!(!tibasic::firmware::BasicFirmware::of(&calc)
+        .unwrap()
+        .program_active());
+    tibasic::firmware::start_program(&mut calc, "W").unwrap();
+    calc.run_for(1_000 * 6_000);
+    tibasic::firmware::read_list(calc.ram(), 6)
+        .unwrap()
+        .iter()
+        .map(|r| (r.to_f64() * 1e9).round() / 1e9)
+        .collect()
+}
+
+/// The zooms with the graph cursor in programs (the cursor starts at the graph's middle,
+/// column 47 and row 31: the point (0,0) of the standard window).
+#[test]
+fn cursor_zooms_in_programs() {
+    // Zoom Out by XFact = YFact = 4 about (0,0): ±40.
+    assert_eq!(
+        window_after("ZStandard\nZoom Out", &[Key::Enter]),
+        [-40.0, 40.0, 1.0, -40.0, 40.0]
     );
+    // ZInteger: ΔX = ΔY = 1 about the point, scales 10.
+    assert_eq!(
+        window_after("ZStandard\nZInteger", &[Key::Enter]),
+        [-47.0, 47.0, 10.0, -31.0, 31.0]
+    );
+    // ZBox: a corner 10 columns left and 5 rows up of the middle, ENTER; the other 10 right
+    // and 5 down, ENTER: X ±10·20/94, Y ±5·20/62.
+    let mut ks = vec![Key::Left; 10];
+    ks.extend([Key::Up; 5]);
+    ks.push(Key::Enter);
+    ks.extend([Key::Right; 20]);
+    ks.extend([Key::Down; 10]);
+    ks.push(Key::Enter);
+    let w = window_after("ZStandard\nZBox", &ks);
+    let x = (200.0f64 / 94.0 * 1e9).round() / 1e9;
+    let y = (100.0f64 / 62.0 * 1e9).round() / 1e9;
+    assert_eq!(w, [-x, x, 1.0, -y, y]);
+    // Trace in a program waits on the graph until ENTER.
+    let w = window_after("ZStandard\n\"X\"->{Y1}\nTrace", &[Key::Right, Key::Enter]);
+    assert_eq!(w, [-10.0, 10.0, 1.0, -10.0, 10.0]);
 }
 
 /// WINDOW (function mode: Xmin Xmax Xscl Ymin Ymax Yscl, the Guidebook's WINDOW screen): a

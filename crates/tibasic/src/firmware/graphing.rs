@@ -110,6 +110,62 @@ impl BasicFirmware {
         self.st.dirty = true;
     }
 
+    /// The graph cursor of `ZBox`, `Zoom In`, `Zoom Out`, `ZInteger` and `Trace`: the
+    /// arrows move it a pixel (Trace: a column along the first selected function, whose
+    /// point it stays on [I]); ENTER acts (ZBox: the first ENTER fixes a corner).
+    pub(super) fn key_graph_cursor(
+        &mut self,
+        hw: &mut Hardware,
+        k: Key,
+        mut c: crate::interp::GraphCursor,
+    ) {
+        use crate::token::{TRACE, ZBOX};
+        let (dr, dc) = match k {
+            Key::Up => (-1, 0),
+            Key::Down => (1, 0),
+            Key::Left => (0, -1),
+            Key::Right => (0, 1),
+            _ => (0, 0),
+        };
+        if (dr, dc) != (0, 0) {
+            c.col = (c.col + dc).clamp(0, 94);
+            c.row = (c.row + dr).clamp(0, 62);
+            if c.command == TRACE {
+                let f = Self::functions(hw);
+                if let Some(i) = (0..FUNCTIONS).find(|&i| f[i].1 && !f[i].0.is_empty()) {
+                    let mut os = Self::os(&mut self.st, hw);
+                    if let Ok((_, _, Some(row))) = os.trace_point(function_token(i), c.col) {
+                        c.row = row.clamp(0, 62);
+                    }
+                }
+            }
+            self.interp.update_wait(crate::interp::Wait::GraphCursor(c));
+            self.st.dirty = true;
+            return;
+        }
+        if k != Key::Enter {
+            return;
+        }
+        if c.command == ZBOX && c.corner.is_none() {
+            c.corner = Some((c.row, c.col));
+            self.interp.update_wait(crate::interp::Wait::GraphCursor(c));
+            self.st.dirty = true;
+            return;
+        }
+        if c.command != TRACE {
+            let r = {
+                let mut os = Self::os(&mut self.st, hw);
+                os.cursor_zoom(c.command, (c.row, c.col), c.corner)
+            };
+            if let Err(kind) = r {
+                self.interp.raise(kind);
+                return;
+            }
+        }
+        self.interp.finish_wait(None);
+        self.st.dirty = true;
+    }
+
     /// WINDOW: the graphing mode's window variables.
     pub(super) fn open_window(&mut self, hw: &mut Hardware) {
         let vars = crate::shell::window::variables(self.st.modes.graph);

@@ -171,6 +171,19 @@ impl BasicFirmware {
 
     /// A program ended: `Done` (or the answer of a typed entry) on the home screen.
     pub(super) fn finished(&mut self, hw: &mut Hardware, from_entry: bool) {
+        // A typed zoom or Trace (alone) ends on the graph, as the calculator's do.
+        use crate::token::{TRACE, ZBOX, ZINTEGER, ZOOM_IN, ZOOM_OUT};
+        if from_entry
+            && matches!(
+                self.history.last(),
+                Some([TRACE | ZBOX | ZOOM_IN | ZOOM_OUT | ZINTEGER])
+            )
+        {
+            self.shell = Shell::Graph(None);
+            self.st.shown = Shown::Graph;
+            self.st.dirty = true;
+            return;
+        }
         self.shell = Shell::Home;
         let mut os = Self::os(&mut self.st, hw);
         let results_shown = std::mem::take(&mut os.st.results_shown);

@@ -72,6 +72,9 @@ impl BasicFirmware {
                     draw_menu(&title, &items, self.menu_sel, &mut img);
                 } else if let Status::Waiting(Wait::Table(t)) = self.interp.status() {
                     crate::shell::table::draw(&t, self.st.modes.format(), &mut img);
+                } else if let Status::Waiting(Wait::GraphCursor(c)) = self.interp.status() {
+                    img.copy_from_slice(screen::plot(ram));
+                    crate::shell::graphing::draw_cursor(&mut img, c.row, c.col, c.corner);
                 } else {
                     match self.st.shown {
                         Shown::Home => {

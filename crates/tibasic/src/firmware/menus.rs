@@ -75,6 +75,16 @@ impl BasicFirmware {
         };
         match action {
             CatalogAction::None => {}
+            // A zoom that needs the graph cursor, chosen on the home screen: run as if typed.
+            CatalogAction::Type(
+                &[tok @ (crate::token::ZBOX
+                | crate::token::ZOOM_IN
+                | crate::token::ZOOM_OUT
+                | crate::token::ZINTEGER)],
+            ) if from == CatalogFrom::Home => {
+                self.entry = crate::shell::entry::EntryLine::with(&[tok]);
+                self.enter(hw);
+            }
             // A zoom chosen on the home screen is done at once.
             CatalogAction::Type(&[tok])
                 if from == CatalogFrom::Home

@@ -22,6 +22,7 @@ impl BasicFirmware {
             }
             Wait::Input(items) => self.key_input(hw, k, &items),
             Wait::Get(_) | Wait::Send(_) | Wait::PrintScreen => {}
+            Wait::GraphCursor(c) => self.key_graph_cursor(hw, k, c),
             // DispTable: ENTER goes on (the table does not scroll here [I]).
             Wait::Table(_) => {
                 if k == Key::Enter {
@@ -221,7 +222,7 @@ impl BasicFirmware {
                     self.link_wake = hw.now;
                 }
             }
-            Wait::Menu { .. } | Wait::Pause | Wait::Table(_) => {}
+            Wait::Menu { .. } | Wait::Pause | Wait::Table(_) | Wait::GraphCursor(_) => {}
         }
         self.st.dirty = true;
         self.present(hw);

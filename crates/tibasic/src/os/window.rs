@@ -106,6 +106,78 @@ impl Os<'_> {
         }
     }
 
+    /// The end of a cursor zoom: `Zoom In`/`Zoom Out` about the cursor's point by XFact and
+    /// YFact; `ZInteger` with ΔX = ΔY = 1 and scales of 10 about it; `ZBox` to the box
+    /// between the two corners (rows, columns). The graph is shown.
+    pub fn cursor_zoom(
+        &mut self,
+        command: u8,
+        (row, col): (i64, i64),
+        corner: Option<(i64, i64)>,
+    ) -> Result<(), ErrorKind> {
+        let m = crate::eval::math;
+        let int = Real::from_i64;
+        let [xmin, _, xscl, _, ymax, yscl] = self.window_now();
+        let (dx, dy) = (self.window_get(0x26), self.window_get(0x27));
+        let at = |os: &Self, r: i64, c: i64| -> Result<(Real, Real), ErrorKind> {
+            let _ = os;
+            Ok((
+                xmin.add(dx.mul(int(c)).map_err(m)?).map_err(m)?,
+                ymax.sub(dy.mul(int(r)).map_err(m)?).map_err(m)?,
+            ))
+        };
+        let (x, y) = at(self, row, col)?;
+        let half = |d: Real, n: i64, f: Real, out: bool| -> Result<Real, ErrorKind> {
+            let w = d.mul(int(n)).map_err(m)?;
+            let w = if out { w.mul(f) } else { w.div(f) }.map_err(m)?;
+            w.div(int(2)).map_err(m)
+        };
+        let w = match command {
+            ZOOM_IN | ZOOM_OUT => {
+                let out = command == ZOOM_OUT;
+                let (xf, yf) = (self.window_get(0x28), self.window_get(0x29));
+                if xf.is_zero() || yf.is_zero() {
+                    return Err(ErrorKind::WindowRange);
+                }
+                let (hx, hy) = (half(dx, 94, xf, out)?, half(dy, 62, yf, out)?);
+                [
+                    x.sub(hx).map_err(m)?,
+                    x.add(hx).map_err(m)?,
+                    xscl,
+                    y.sub(hy).map_err(m)?,
+                    y.add(hy).map_err(m)?,
+                    yscl,
+                ]
+            }
+            ZINTEGER => {
+                // The point rounded to whole numbers, ±47 and ±31 about it.
+                let (cx, cy) = (
+                    int(x.to_f64().round() as i64),
+                    int(y.to_f64().round() as i64),
+                );
+                [
+                    cx.sub(int(47)).map_err(m)?,
+                    cx.add(int(47)).map_err(m)?,
+                    int(10),
+                    cy.sub(int(31)).map_err(m)?,
+                    cy.add(int(31)).map_err(m)?,
+                    int(10),
+                ]
+            }
+            _ => {
+                let Some((r2, c2)) = corner else {
+                    return Err(ErrorKind::Argument);
+                };
+                let (x2, y2) = at(self, r2, c2)?;
+                if x == x2 || y == y2 {
+                    return Err(ErrorKind::WindowRange);
+                }
+                [x.min(x2), x.max(x2), xscl, y.min(y2), y.max(y2), yscl]
+            }
+        };
+        self.zoom_to(w)
+    }
+
     /// A zoom command (`ZStandard` is [`Os::zstandard`] with the same bookkeeping).
     pub(super) fn zoom(&mut self, tok: u8) -> Result<(), ErrorKind> {
         let m = crate::eval::math;

@@ -191,6 +191,45 @@ impl Trace {
     }
 }
 
+/// The free graph cursor: a cross inverted at (`row`, `col`), and ZBox's box from its first
+/// corner.
+pub fn draw_cursor(img: &mut [u8; SCREEN_BYTES], row: i64, col: i64, corner: Option<(i64, i64)>) {
+    let mut flip = |r: i64, c: i64| {
+        if (0..63).contains(&r) && (0..95).contains(&c) {
+            img[r as usize * 12 + c as usize / 8] ^= 0x80 >> (c % 8);
+        }
+    };
+    if let Some((r0, c0)) = corner {
+        let (top, bottom) = (r0.min(row), r0.max(row));
+        let (left, right) = (c0.min(col), c0.max(col));
+        for c in left..=right {
+            flip(top, c);
+            if bottom != top {
+                flip(bottom, c);
+            }
+        }
+        for r in top + 1..bottom {
+            flip(r, left);
+            if right != left {
+                flip(r, right);
+            }
+        }
+    }
+    for (dr, dc) in [
+        (0, 0),
+        (-1, 0),
+        (1, 0),
+        (0, -1),
+        (0, 1),
+        (-2, 0),
+        (2, 0),
+        (0, -2),
+        (0, 2),
+    ] {
+        flip(row + dr, col + dc);
+    }
+}
+
 /// `X=` and a number cut to 6 characters [I] (the bottom line holds both coordinates).
 fn coordinate(label: &str, v: Real, f: NumFormat) -> Vec<u8> {
     let mut out = super::codes(label);
