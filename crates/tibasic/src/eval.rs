@@ -35,6 +35,10 @@ pub trait Env {
     fn equation(&mut self, k: u8) -> Result<Value, ErrorKind> {
         Err(ErrorKind::Unsupported(format!("token 5E {k:02X}")))
     }
+    /// `TblInput`: the X values of an IndpntAsk table.
+    fn tbl_input(&mut self) -> Result<Value, ErrorKind> {
+        Err(ErrorKind::Unsupported("TblInput".into()))
+    }
     /// `RegEQ`: the last regression's equation at the current X.
     fn reg_eq(&mut self) -> Result<Value, ErrorKind> {
         Err(ErrorKind::Unsupported("RegEQ".into()))
@@ -124,6 +128,7 @@ pub fn eval<E: Env>(env: &mut E, e: &Expr) -> Result<Value, ErrorKind> {
             })
         }
         Expr::Str(s) => Value::Str(s.clone()),
+        Expr::Window(0x2A) => env.tbl_input()?,
         Expr::Window(k) => Value::Real(env.window(*k)?),
         Expr::Pi => Value::Real(Real::PI),
         Expr::Rand => Value::Real(env.rand()),

@@ -44,7 +44,7 @@ const WINDOW_RAM: [(u8, u16); 8] = [
 ];
 
 /// The commands [`Os::command`] carries out (with the right arguments).
-const KNOWN_COMMANDS: [u8; 47] = [
+const KNOWN_COMMANDS: [u8; 51] = [
     CLR_DRAW,
     DISP_GRAPH,
     DISP,
@@ -85,6 +85,10 @@ const KNOWN_COMMANDS: [u8; 47] = [
     ZOOM_RCL,
     CLR_TABLE,
     DISP_TABLE,
+    INDPNT_AUTO,
+    INDPNT_ASK,
+    DEPEND_AUTO,
+    DEPEND_ASK,
     ZOOM_STAT,
     ZBOX,
     ZOOM_IN,
@@ -125,6 +129,11 @@ pub struct Modes {
     pub simul: bool,
     /// Split rather than FullScreen.
     pub split: bool,
+    /// Web rather than Time (sequence graphs).
+    pub web: bool,
+    /// IndpntAsk rather than IndpntAuto; DependAsk rather than DependAuto (TBLSET).
+    pub indpnt_ask: bool,
+    pub depend_ask: bool,
 }
 
 impl Modes {
@@ -150,6 +159,9 @@ impl Default for Modes {
             dot: false,
             simul: false,
             split: false,
+            web: false,
+            indpnt_ask: false,
+            depend_ask: false,
         }
     }
 }
@@ -191,6 +203,8 @@ pub struct OsState {
     /// While a sequence graph is computed: 𝑛 and the previous terms (not saved: a graph is
     /// drawn within one statement).
     pub sequence: Option<SequenceStep>,
+    /// TblInput: the X values of an IndpntAsk table.
+    pub tbl_input: Vec<Real>,
     /// RegEQ: the last regression's equation (tokens), empty before the first.
     pub reg_eq: Vec<u8>,
     /// How deep Y-variables are being evaluated inside each other now (not saved: zero
@@ -812,6 +826,10 @@ impl Env for Os<'_> {
         self.equation_value(k)
     }
 
+    fn tbl_input(&mut self) -> Result<Value, ErrorKind> {
+        Ok(Value::List(self.st.tbl_input.clone()))
+    }
+
     fn reg_eq(&mut self) -> Result<Value, ErrorKind> {
         let tokens = self.st.reg_eq.clone();
         if tokens.is_empty() {
@@ -926,6 +944,15 @@ impl Sys for Os<'_> {
                         },
                     )
                 }
+                _ => Err(ErrorKind::DataType),
+            },
+            // TblInput takes a list: the X values of an IndpntAsk table (at most 99).
+            Target::Window(0x2A) => match v {
+                Value::List(l) if l.len() <= MAX_LIST => {
+                    self.st.tbl_input = l;
+                    Ok(())
+                }
+                Value::List(_) => Err(ErrorKind::InvalidDim),
                 _ => Err(ErrorKind::DataType),
             },
             Target::Window(k) => self.window_set(*k, v.real()?),
@@ -1194,6 +1221,8 @@ impl Sys for Os<'_> {
                 FORMAT_SIMUL => self.st.modes.simul = true,
                 FORMAT_CONNECTED => self.st.modes.dot = false,
                 FORMAT_DOT => self.st.modes.dot = true,
+                FORMAT_WEB => self.st.modes.web = true,
+                FORMAT_TIME => self.st.modes.web = false,
                 // RectGC/PolarGC, CoordOn/Off: only affect function graphing, which this
                 // runtime does not draw.
                 0x02..=0x05 => {}
@@ -1256,9 +1285,10 @@ impl Sys for Os<'_> {
             (BOXPLOT | HISTOGRAM | XY_LINE | SCATTER | MARK_BOX | MARK_CROSS | MARK_DOT, _) => {
                 return Err(ErrorKind::Syntax)
             }
-            // ClrTable empties a table of typed-in X values (IndpntAsk); the table here is
-            // always computed from TblMin and ΔTbl (IndpntAuto), so there is nothing to clear.
-            (CLR_TABLE, 0) => {}
+            // ClrTable empties the X values of an IndpntAsk table (TblInput).
+            (CLR_TABLE, 0) => self.st.tbl_input.clear(),
+            (INDPNT_AUTO | INDPNT_ASK, 0) => self.st.modes.indpnt_ask = tok == INDPNT_ASK,
+            (DEPEND_AUTO | DEPEND_ASK, 0) => self.st.modes.depend_ask = tok == DEPEND_ASK,
             (DISP_TABLE, 0) => {
                 let t = self.table_data(0)?;
                 return Ok(Step::Wait(crate::interp::Wait::Table(t)));
@@ -1271,7 +1301,7 @@ impl Sys for Os<'_> {
                 self.zoom(tok)?;
             }
             // A command this runtime knows, with the wrong number of arguments.
-            (PREFIX_FORMAT, _) if tok2 <= FORMAT_LABEL_OFF => return Err(ErrorKind::Argument),
+            (PREFIX_FORMAT, _) if tok2 <= FORMAT_TIME => return Err(ErrorKind::Argument),
             _ if KNOWN_COMMANDS.contains(&tok) => return Err(ErrorKind::Argument),
             _ => return Err(unsupported()),
         }

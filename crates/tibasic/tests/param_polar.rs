@@ -89,3 +89,23 @@ fn a_sequence_is_plotted_term_by_term() {
         .collect();
     assert_eq!(pixels(&calc), want);
 }
+
+/// Seq mode, Web format: the line y = x and the sequence's rule y = f(x) with Uₙ₋₁ = x,
+/// across the window's columns (here Uₙ = Uₙ₋₁/2 + 1.3, in Dot mode).
+#[test]
+fn a_web_graph_draws_the_rule_and_the_diagonal() {
+    let calc = run("Seq\nWeb\nAxesOff\nDot\nZStandard\n\"Uₙ₋₁/2+1.3\"->Uₙ\nDispGraph");
+    let (dx, dy) = (20.0 / 94.0, 20.0 / 62.0);
+    let row = |y: f64| ((10.0 - y) / dy).round() as i64;
+    let mut want = Pixels::new();
+    for c in 0..95 {
+        let x = -10.0 + c as f64 * dx;
+        want.insert((row(x), c));
+        let r = row(x / 2.0 + 1.3);
+        if (0..63).contains(&r) {
+            want.insert((r, c));
+        }
+    }
+    want.retain(|&(r, _)| (0..63).contains(&r));
+    assert_eq!(pixels(&calc), want);
+}

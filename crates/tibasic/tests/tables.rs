@@ -53,3 +53,24 @@ fn the_table_screen_scrolls_by_the_step() {
     keys(&mut calc, &[Key::Clear]);
     assert_ne!(column(&calc, 0)[0], "X");
 }
+
+/// IndpntAsk: the table's X values are TblInput's (the values a user asked for), in order;
+/// ClrTable empties them.
+#[test]
+fn an_indpntask_table_shows_tblinput() {
+    let src = "\"X²\"->{Y1}\nIndpntAsk\n{3,~2,10}->TblInput\nDispTable\nTblInput->L5\nClrTable\nTblInput->L6";
+    let mut calc: Calc = calc_with_sources(&[("T", src)]).unwrap();
+    calc.run_for(100 * 6_000);
+    start_program(&mut calc, "T").unwrap();
+    calc.run_for(2_000 * 6_000);
+    assert_eq!(column(&calc, 0)[..5], ["X", "3", "⁻2", "10", ""]);
+    assert_eq!(column(&calc, 1)[..5], ["Y₁", "9", "4", "100", ""]);
+    keys(&mut calc, &[Key::Enter]);
+    calc.run_for(500 * 6_000);
+    let l5 = tibasic::firmware::read_list(calc.ram(), 5).unwrap();
+    assert_eq!(
+        l5.iter().map(|r| r.to_f64()).collect::<Vec<_>>(),
+        [3.0, -2.0, 10.0]
+    );
+    assert_eq!(tibasic::firmware::read_list(calc.ram(), 6), Some(vec![]));
+}

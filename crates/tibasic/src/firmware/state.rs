@@ -218,6 +218,13 @@ impl BasicFirmware {
         }
         w.bool(self.st.graph_dirty);
         w.bytes(&self.st.reg_eq);
+        w.bool(self.st.modes.web);
+        w.bool(self.st.modes.indpnt_ask);
+        w.bool(self.st.modes.depend_ask);
+        w.u32(self.st.tbl_input.len() as u32);
+        for v in &self.st.tbl_input {
+            w.bytes(&v.to_bcd());
+        }
         for p in &self.st.plots {
             match p {
                 Some(p) => {
@@ -486,6 +493,16 @@ impl BasicFirmware {
             f.st.reg_eq = r.bytes()?.to_vec();
             if f.st.reg_eq.len() > 400 {
                 return Err(StateError::Corrupt("RegEQ"));
+            }
+            f.st.modes.web = r.bool()?;
+            f.st.modes.indpnt_ask = r.bool()?;
+            f.st.modes.depend_ask = r.bool()?;
+            let n = r.u32()? as usize;
+            if n > 99 {
+                return Err(StateError::Corrupt("TblInput"));
+            }
+            for _ in 0..n {
+                f.st.tbl_input.push(state_real(&mut r)?);
             }
             for slot in f.st.plots.iter_mut() {
                 if r.bool()? {

@@ -121,13 +121,22 @@ impl Os<'_> {
             .take(FUNCTION_COLUMNS)
             .collect();
         let (min, step) = (self.window_get(0x1A), self.window_get(0x21));
+        let ask = self.st.modes.indpnt_ask;
+        let asked = self.st.tbl_input.clone();
         let x_saved = self.real(b'X').ok();
         let mut xs = Vec::with_capacity(ROWS);
         let mut ys = Vec::with_capacity(ROWS);
         for i in 0..ROWS as i64 {
-            let x = min
-                .add(step.mul(Real::from_i64(first + i)).map_err(m)?)
-                .map_err(m)?;
+            // IndpntAsk: the rows are TblInput's values, as many as there are.
+            let x = if ask {
+                match usize::try_from(first + i).ok().and_then(|j| asked.get(j)) {
+                    Some(&x) => x,
+                    None => break,
+                }
+            } else {
+                min.add(step.mul(Real::from_i64(first + i)).map_err(m)?)
+                    .map_err(m)?
+            };
             self.set_real(b'X', x)?;
             let mut row = Vec::with_capacity(functions.len());
             for &k in &functions {
@@ -245,6 +254,54 @@ impl Os<'_> {
         result
     }
 
+    /// Seq mode, Web format: the line y = x and each selected sequence's rule as a curve,
+    /// y = f(x) with Uₙ₋₁ = Vₙ₋₁ = x and 𝑛 = nStart + 1 [I], across the window's columns. (The
+    /// web itself is drawn by tracing on the calculator: not built.)
+    fn graph_webs(&mut self) -> Result<(), ErrorKind> {
+        let m = crate::eval::math;
+        let n = self.window_get(0x1F).add(Real::ONE).map_err(m)?;
+        let mut diagonal = None;
+        let mut curves: [Option<(i64, i64)>; 2] = [None, None];
+        for c in 0..95 {
+            let x = self.trace_x(c)?;
+            let p = self.to_pixel(x, x);
+            let buf = screen::plot_mut(self.hw.mem.ram_mut());
+            match diagonal {
+                Some(q) => {
+                    screen::line(buf, q, p, Ink::On);
+                }
+                None => screen::pixel(buf, p.0, p.1, Ink::On),
+            }
+            diagonal = Some(p);
+            for (i, k) in [(0usize, 0x80u8), (1, 0x81)] {
+                if !matches!(self.equation_tokens(k), Some((t, true)) if !t.is_empty()) {
+                    continue;
+                }
+                self.st.sequence = Some(SequenceStep { n, prev: [x, x] });
+                let y = self.equation_value(k).and_then(|v| v.real());
+                self.st.sequence = None;
+                match y {
+                    Ok(y) => {
+                        let p = self.to_pixel(x, y);
+                        let buf = screen::plot_mut(self.hw.mem.ram_mut());
+                        match curves[i] {
+                            Some(q) if !self.st.modes.dot => {
+                                screen::line(buf, q, p, Ink::On);
+                            }
+                            _ => screen::pixel(buf, p.0, p.1, Ink::On),
+                        }
+                        curves[i] = Some(p);
+                    }
+                    Err(ErrorKind::Domain | ErrorKind::DivideBy0 | ErrorKind::Overflow) => {
+                        curves[i] = None
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Pol mode: each selected `rₙ` from θmin to θmax in steps of θstep, at (r cos θ, r sin θ)
     /// with θ in the angle mode's unit.
     fn graph_polar(&mut self) -> Result<(), ErrorKind> {
@@ -344,6 +401,7 @@ impl Os<'_> {
         match self.st.modes.graph {
             1 => return self.graph_parametric(),
             2 => return self.graph_polar(),
+            3 if self.st.modes.web => return self.graph_webs(),
             3 => return self.graph_sequences(),
             _ => {}
         }
