@@ -74,3 +74,41 @@ fn an_indpntask_table_shows_tblinput() {
     );
     assert_eq!(tibasic::firmware::read_list(calc.ram(), 6), Some(vec![]));
 }
+
+/// TABLE SETUP (2nd TblSet): TblMin and ΔTbl typed, Indpnt set to Ask with ► ENTER; the
+/// table then follows them.
+#[test]
+fn table_setup_sets_the_table() {
+    let mut calc: Calc = calc_with_sources(&[("T", "\"X+1\"->{Y1}")]).unwrap();
+    calc.run_for(100 * 6_000);
+    start_program(&mut calc, "T").unwrap();
+    calc.run_for(500 * 6_000);
+    keys(&mut calc, &[Key::Clear, Key::Second, Key::Window]);
+    let g = glass(&calc);
+    assert_eq!(g[0], "TABLE SETUP");
+    assert_eq!(g[3..5], ["Indpnt:Auto Ask", "Depend:Auto Ask"]);
+    // TblMin = 5, ΔTbl = 0.5.
+    keys(
+        &mut calc,
+        &[Key::K5, Key::Enter, Key::Dot, Key::K5, Key::Enter],
+    );
+    assert_eq!(g_line(&calc, 1), "TblMin=5");
+    assert_eq!(g_line(&calc, 2), "ΔTbl=.5");
+    keys(
+        &mut calc,
+        &[Key::Second, Key::Mode, Key::Second, Key::Graph],
+    );
+    assert_eq!(column(&calc, 0)[1..4], ["5", "5.5", "6"]);
+    assert_eq!(column(&calc, 1)[1..4], ["6", "6.5", "7"]);
+    // Indpnt: Ask (▼ to its line, ► ENTER): the inverse moves to Ask.
+    keys(
+        &mut calc,
+        &[Key::Clear, Key::Second, Key::Window, Key::Down, Key::Down],
+    );
+    keys(&mut calc, &[Key::Right, Key::Enter]);
+    assert!(inverted(&calc, 3, 12) && !inverted(&calc, 3, 7));
+}
+
+fn g_line(calc: &Calc, row: usize) -> String {
+    glass(calc)[row].trim_end_matches('█').to_string()
+}

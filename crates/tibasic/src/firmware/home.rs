@@ -243,6 +243,7 @@ impl BasicFirmware {
             (Shift::None, Key::YEquals) => self.open_y_editor(hw),
             (Shift::Second, Key::Graph) => self.open_table(hw, 0),
             (Shift::None, Key::Window) => self.open_window(hw),
+            (Shift::Second, Key::Window) => self.open_tblset(hw),
             (Shift::None, Key::Graph) => self.open_graph(hw, false),
             (Shift::None, Key::Trace) => self.open_graph(hw, true),
             (Shift::None, Key::Mode) => {

@@ -53,6 +53,7 @@ mod power;
 mod program;
 mod stat;
 mod state;
+mod tblset;
 
 use home::{edit_line, key_token};
 use link::{get_request, send_variable, Transfer};
@@ -102,6 +103,8 @@ enum Shell {
     StatEdit(ListEditor),
     /// The Y= editor.
     YEditor(crate::shell::graphing::YEditor),
+    /// TABLE SETUP.
+    TblSet(crate::shell::tblset::TblSet),
     /// The WINDOW screen.
     Window(crate::shell::window::WindowEditor),
     /// The table (2nd TABLE).
@@ -324,6 +327,7 @@ impl BasicFirmware {
             Shell::Graph(t) => self.key_graph(hw, k, t),
             Shell::Table(t) => self.key_table(hw, k, t),
             Shell::Window(w) => self.key_window(hw, k, w),
+            Shell::TblSet(t) => self.key_tblset(hw, k, t),
             Shell::Matrix(m) => self.key_matrix(hw, k, m),
             Shell::Running => {
                 if let Status::Waiting(w) = self.interp.status() {

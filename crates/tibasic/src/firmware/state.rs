@@ -97,6 +97,10 @@ impl BasicFirmware {
                 w.u8(14);
                 win.save(w);
             }
+            Shell::TblSet(t) => {
+                w.u8(15);
+                t.save(w);
+            }
             Shell::Graph(t) => {
                 w.u8(12);
                 match t {
@@ -319,6 +323,7 @@ impl BasicFirmware {
             9 if version >= 7 => Shell::Matrix(MatrixEditor::load(&mut r)?),
             10 if version >= 8 => Shell::StatEdit(crate::shell::stat::ListEditor::load(&mut r)?),
             13 if version >= 8 => Shell::Table(crate::table::TableData::load(&mut r)?),
+            15 if version >= 8 => Shell::TblSet(crate::shell::tblset::TblSet::load(&mut r)?),
             14 if version >= 8 => Shell::Window(crate::shell::window::WindowEditor::load(&mut r)?),
             11 if version >= 8 => Shell::YEditor(crate::shell::graphing::YEditor::load(&mut r)?),
             12 if version >= 8 => Shell::Graph(if r.bool()? {

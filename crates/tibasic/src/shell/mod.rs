@@ -11,6 +11,7 @@ pub mod mem;
 pub mod mode;
 pub mod stat;
 pub mod table;
+pub mod tblset;
 pub mod window;
 
 use ti82_machine::Key;
