@@ -123,20 +123,29 @@ pub struct Cpu {
     pub wz: u16,
     /// The Q latch: F as written by the last instruction if it wrote the flags, else 0.
     pub q: u8,
-    /// The last instruction was LD A,I or LD A,R (an interrupt accepted now clears P/V).
-    pub p: bool,
-    /// The last instruction was EI: no maskable interrupt before the next one completes.
-    pub ei: bool,
     pub iff1: bool,
     pub iff2: bool,
     pub im: u8,
-    /// Executing HALT: PC already points past the HALT opcode.
-    pub halted: bool,
-    /// A DD or FD prefix whose instruction has not been fetched yet (0 when none).
-    pub prefix: u8,
+    /// The rare states `step` must look at before an instruction, one bit each (`SPECIAL_*`):
+    /// a pending DD/FD prefix, the EI shadow, the LD A,I/R flag, HALT. Zero on almost every
+    /// instruction, so `step` tests one byte instead of four fields. Read and written
+    /// through [`Cpu::prefix`], [`Cpu::ei`], [`Cpu::p`], [`Cpu::halted`] and their setters.
+    special: u8,
     /// T-states since power-on.
     pub t: u64,
 }
+
+/// A DD prefix whose instruction has not been fetched yet.
+const SPECIAL_DD: u8 = 0x01;
+/// An FD prefix whose instruction has not been fetched yet.
+const SPECIAL_FD: u8 = 0x02;
+const SPECIAL_PREFIX: u8 = SPECIAL_DD | SPECIAL_FD;
+/// The last instruction was EI: no maskable interrupt before the next one completes.
+const SPECIAL_EI: u8 = 0x04;
+/// The last instruction was LD A,I or LD A,R (an interrupt accepted now clears P/V).
+const SPECIAL_P: u8 = 0x08;
+/// Executing HALT: PC already points past the HALT opcode.
+const SPECIAL_HALT: u8 = 0x10;
 
 impl PartialEq for Cpu {
     /// Architectural equality: R compares by value, whatever its counter's junk bit 7 holds.
@@ -145,9 +154,8 @@ impl PartialEq for Cpu {
             && (self.af_alt, self.bc_alt, self.de_alt, self.hl_alt)
                 == (o.af_alt, o.bc_alt, o.de_alt, o.hl_alt)
             && (self.ix, self.iy, self.sp, self.pc, self.wz) == (o.ix, o.iy, o.sp, o.pc, o.wz)
-            && (self.i, self.r(), self.q, self.im, self.prefix) == (o.i, o.r(), o.q, o.im, o.prefix)
-            && (self.p, self.ei, self.iff1, self.iff2, self.halted)
-                == (o.p, o.ei, o.iff1, o.iff2, o.halted)
+            && (self.i, self.r(), self.q, self.im) == (o.i, o.r(), o.q, o.im)
+            && (self.special, self.iff1, self.iff2) == (o.special, o.iff1, o.iff2)
             && self.t == o.t
     }
 }
@@ -193,13 +201,10 @@ impl Cpu {
             r7: 0,
             wz: 0,
             q: 0,
-            p: false,
-            ei: false,
             iff1: false,
             iff2: false,
             im: 0,
-            halted: false,
-            prefix: 0,
+            special: 0,
             t: 0,
         };
         cpu.reset();
@@ -214,13 +219,73 @@ impl Cpu {
         self.im = 0;
         self.iff1 = false;
         self.iff2 = false;
-        self.halted = false;
-        self.prefix = 0;
-        self.ei = false;
-        self.p = false;
+        self.special = 0;
         self.q = 0;
         self.set_af(0xFFFF);
         self.sp = 0xFFFF;
+    }
+
+    /// Executing HALT (PC already points past the HALT opcode).
+    #[inline(always)]
+    pub fn halted(&self) -> bool {
+        self.special & SPECIAL_HALT != 0
+    }
+
+    #[inline(always)]
+    pub fn set_halted(&mut self, v: bool) {
+        self.set_special(SPECIAL_HALT, v);
+    }
+
+    /// A DD or FD prefix whose instruction has not been fetched yet (0 when none).
+    #[inline(always)]
+    pub fn prefix(&self) -> u8 {
+        match self.special & SPECIAL_PREFIX {
+            SPECIAL_DD => 0xDD,
+            SPECIAL_FD => 0xFD,
+            _ => 0,
+        }
+    }
+
+    /// Sets the pending prefix: 0xDD or 0xFD, anything else clears it.
+    #[inline(always)]
+    pub fn set_prefix(&mut self, v: u8) {
+        let bits = match v {
+            0xDD => SPECIAL_DD,
+            0xFD => SPECIAL_FD,
+            _ => 0,
+        };
+        self.special = (self.special & !SPECIAL_PREFIX) | bits;
+    }
+
+    /// The last instruction was EI: no maskable interrupt before the next one completes.
+    #[inline(always)]
+    pub fn ei(&self) -> bool {
+        self.special & SPECIAL_EI != 0
+    }
+
+    #[inline(always)]
+    pub fn set_ei(&mut self, v: bool) {
+        self.set_special(SPECIAL_EI, v);
+    }
+
+    /// The last instruction was LD A,I or LD A,R (an interrupt accepted now clears P/V).
+    #[inline(always)]
+    pub fn p(&self) -> bool {
+        self.special & SPECIAL_P != 0
+    }
+
+    #[inline(always)]
+    pub fn set_p(&mut self, v: bool) {
+        self.set_special(SPECIAL_P, v);
+    }
+
+    #[inline(always)]
+    fn set_special(&mut self, bit: u8, v: bool) {
+        if v {
+            self.special |= bit;
+        } else {
+            self.special &= !bit;
+        }
     }
 
     pair!(bc, set_bc, B, C_);
@@ -658,13 +723,12 @@ impl Cpu {
     /// the bus's next event (or `until`), counting the M1 cycles it would have run.
     pub fn run<BUS: Bus>(&mut self, bus: &mut BUS, until: u64) {
         while self.t < until {
-            if self.halted && !self.interrupt_due(bus) {
+            if self.halted() && !self.interrupt_due(bus) {
                 let target = bus.next_event(self.t).min(until);
                 let n = target.saturating_sub(self.t).div_ceil(4).max(1);
                 self.t += 4 * n;
                 self.r_count = self.r_count.wrapping_add(n as u8);
-                self.ei = false;
-                self.p = false;
+                self.special &= !(SPECIAL_EI | SPECIAL_P);
                 self.q = 0;
                 continue;
             }
@@ -675,7 +739,7 @@ impl Cpu {
     #[inline(always)]
     fn interrupt_due<BUS: Bus>(&mut self, bus: &mut BUS) -> bool {
         // Checking has no side effects except for NMI, so peek at the INT level only.
-        !self.ei && self.iff1 && bus.int_line(self.t)
+        !self.ei() && self.iff1 && bus.int_line(self.t)
     }
 
     /// Executes one instruction (a whole prefix chain), or accepts a pending interrupt, or
@@ -683,50 +747,72 @@ impl Cpu {
     #[inline(always)]
     pub fn step<BUS: Bus>(&mut self, bus: &mut BUS) -> u32 {
         let t0 = self.t;
-        if self.prefix != 0 {
-            let q = self.q;
-            self.q = 0;
-            match core::mem::take(&mut self.prefix) {
-                0xDD => self.exec_prefixed::<IX, BUS>(bus, q),
-                _ => self.exec_prefixed::<IY, BUS>(bus, q),
+        if self.special == 0 {
+            // NMI is taken after any instruction; /INT when IFF1 is set.
+            if bus.nmi_edge(self.t) {
+                self.accept_nmi(bus);
+                return (self.t - t0) as u32;
             }
-            return (self.t - t0) as u32;
-        }
-        // NMI is taken after any instruction; the EI shadow only holds off /INT.
-        if bus.nmi_edge(self.t) {
-            self.accept_nmi(bus);
-            return (self.t - t0) as u32;
-        }
-        if !self.ei && self.iff1 && bus.int_line(self.t) {
-            self.accept_int(bus);
+            if self.iff1 && bus.int_line(self.t) {
+                self.accept_int(bus);
+                return (self.t - t0) as u32;
+            }
+        } else if self.step_special(bus) {
             return (self.t - t0) as u32;
         }
         let q = self.q;
-        self.ei = false;
-        self.p = false;
         self.q = 0;
-        if self.halted {
-            // HALT runs NOPs: the fetched byte is ignored and PC does not move.
-            bus.fetch(self.pc, self.t);
-            bus.refresh(self.ir(), self.t + 2);
-            self.inc_r();
-            self.t += 4;
-            return 4;
-        }
         let op = self.fetch_op(bus);
         self.exec::<HL, BUS>(bus, op, q);
         (self.t - t0) as u32
     }
 
-    fn leave_interrupted_state(&mut self) {
-        if self.halted {
-            self.halted = false;
+    /// `step` when one of the special states is set: runs a pending prefix's instruction,
+    /// accepts an interrupt, or runs one M1 cycle of HALT (and returns `true`), or clears the
+    /// EI shadow and the LD A,I/R flag and returns `false` for `step` to fetch an instruction
+    /// as usual.
+    #[inline(never)]
+    fn step_special<BUS: Bus>(&mut self, bus: &mut BUS) -> bool {
+        let prefix = self.special & SPECIAL_PREFIX;
+        if prefix != 0 {
+            let q = self.q;
+            self.q = 0;
+            self.special &= !SPECIAL_PREFIX;
+            if prefix == SPECIAL_DD {
+                self.exec_prefixed::<IX, BUS>(bus, q);
+            } else {
+                self.exec_prefixed::<IY, BUS>(bus, q);
+            }
+            return true;
         }
-        if self.p {
+        // NMI is taken after any instruction; the EI shadow only holds off /INT.
+        if bus.nmi_edge(self.t) {
+            self.accept_nmi(bus);
+            return true;
+        }
+        if !self.ei() && self.iff1 && bus.int_line(self.t) {
+            self.accept_int(bus);
+            return true;
+        }
+        self.special &= !(SPECIAL_EI | SPECIAL_P);
+        if self.halted() {
+            // HALT runs NOPs: the fetched byte is ignored and PC does not move.
+            self.q = 0;
+            bus.fetch(self.pc, self.t);
+            bus.refresh(self.ir(), self.t + 2);
+            self.inc_r();
+            self.t += 4;
+            return true;
+        }
+        false
+    }
+
+    fn leave_interrupted_state(&mut self) {
+        if self.p() {
             // LD A,I / LD A,R followed by an accepted interrupt: P/V reads as 0 (NMOS).
             self.regs[F] &= !PV;
         }
-        self.p = false;
+        self.special &= !(SPECIAL_HALT | SPECIAL_P);
         self.q = 0;
     }
 
@@ -966,9 +1052,7 @@ impl Cpu {
                 }
                 self.write(bus, addr, n);
             }
-            0x76 => {
-                self.halted = true;
-            }
+            0x76 => self.special |= SPECIAL_HALT,
             // LD r,(HL)
             0x46 | 0x4E | 0x56 | 0x5E | 0x66 | 0x6E | 0x7E => {
                 let addr = self.mem_operand::<X_, BUS>(bus, 5);
@@ -1120,7 +1204,7 @@ impl Cpu {
             0xFB => {
                 self.iff1 = true;
                 self.iff2 = true;
-                self.ei = true;
+                self.special |= SPECIAL_EI;
             }
         }
     }
@@ -1132,7 +1216,8 @@ impl Cpu {
     fn exec_prefixed<const X_: u8, BUS: Bus>(&mut self, bus: &mut BUS, q: u8) {
         let op = self.fetch_op(bus);
         match op {
-            0xDD | 0xFD => self.prefix = op,
+            0xDD => self.special |= SPECIAL_DD,
+            0xFD => self.special |= SPECIAL_FD,
             _ => self.exec::<X_, BUS>(bus, op, q),
         }
     }
@@ -1319,7 +1404,7 @@ impl Cpu {
                 self.set_a(v);
                 let pv = if self.iff2 { PV } else { 0 };
                 self.set_flags((self.f() & C) | SZ53[v as usize] | pv);
-                self.p = true;
+                self.special |= SPECIAL_P;
             }
             // RRD / RLD
             0x67 | 0x6F => {
