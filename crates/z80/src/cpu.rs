@@ -1192,7 +1192,21 @@ impl Cpu {
                 self.set_de(self.hl());
                 self.set_hl(de);
             }
-            0xED => self.exec_ed(bus),
+            0xED => {
+                if X_ == HL {
+                    // LDIR, LDDR and CPIR repeat once per step: their iterations run here,
+                    // without the call into the rest of the ED page.
+                    let op = self.fetch_op(bus);
+                    match op {
+                        0xB0 => self.block_ld(bus, 0xB0),
+                        0xB8 => self.block_ld(bus, 0xB8),
+                        0xB1 => self.block_cp(bus, 0xB1),
+                        _ => self.exec_ed_op(bus, op),
+                    }
+                } else {
+                    self.exec_ed(bus);
+                }
+            }
             0xF3 => {
                 self.iff1 = false;
                 self.iff2 = false;
@@ -1327,9 +1341,16 @@ impl Cpu {
         }
     }
 
-    #[inline(never)]
+    /// The ED page after a DD/FD prefix (which has no effect on it).
+    #[inline(always)]
     fn exec_ed<BUS: Bus>(&mut self, bus: &mut BUS) {
         let op = self.fetch_op(bus);
+        self.exec_ed_op(bus, op);
+    }
+
+    /// The ED page, its second opcode `op` already fetched.
+    #[inline(never)]
+    fn exec_ed_op<BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
         match op {
             // IN r,(C) / IN (C)
             0x40 | 0x48 | 0x50 | 0x58 | 0x60 | 0x68 | 0x70 | 0x78 => {
@@ -1442,6 +1463,7 @@ impl Cpu {
         self.set_flags(f);
     }
 
+    #[inline(always)]
     fn block_ld<BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
         let (hl, de) = (self.hl(), self.de());
         let v = self.read(bus, hl);
@@ -1463,6 +1485,7 @@ impl Cpu {
         }
     }
 
+    #[inline(always)]
     fn block_cp<BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
         let hl = self.hl();
         let v = self.read(bus, hl);
