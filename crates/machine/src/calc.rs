@@ -96,7 +96,7 @@ impl Firmware for RomFirmware {
         ] {
             w.u16(v);
         }
-        for v in [c.i, c.r(), c.q, c.im, c.prefix()] {
+        for v in [c.i, c.r(), c.q(), c.im, c.prefix()] {
             w.u8(v);
         }
         for v in [c.p(), c.ei(), c.iff1, c.iff2, c.halted()] {
@@ -127,7 +127,7 @@ impl Firmware for RomFirmware {
         c.wz = r.u16()?;
         c.i = r.u8()?;
         c.set_r(r.u8()?);
-        c.q = r.u8()?;
+        c.set_q(r.u8()?);
         c.im = r.u8()?;
         let prefix = r.u8()?;
         if c.im > 2 || !matches!(prefix, 0 | 0xDD | 0xFD) {

@@ -115,14 +115,20 @@ pub struct Cpu {
     pub sp: u16,
     pub pc: u16,
     pub i: u8,
-    /// R's low 7 bits: counts M1 cycles (bit 7 of this field means nothing).
-    r_count: u8,
+    /// M1 cycles since creation (wrapping). R's low 7 bits are its low byte plus `r_base`.
+    m1: u64,
+    /// What R's low 7 bits were when `m1` was 0 (modulo 128): set by [`Cpu::set_r`].
+    r_base: u8,
     /// R's bit 7: whatever was last loaded (only bit 7 of this field counts).
     r7: u8,
     /// MEMPTR, the hidden register whose high byte leaks into BIT n,(HL)'s flags.
     pub wz: u16,
-    /// The Q latch: F as written by the last instruction if it wrote the flags, else 0.
-    pub q: u8,
+    /// The Q latch as last written (see [`Cpu::q`]): it counts only while `q_m1` is the
+    /// M1 count at the end of the last instruction, so an instruction that leaves the flags
+    /// alone costs nothing to clear it.
+    q: u8,
+    /// `m1` when `q` was written.
+    q_m1: u64,
     pub iff1: bool,
     pub iff2: bool,
     pub im: u8,
@@ -154,7 +160,7 @@ impl PartialEq for Cpu {
             && (self.af_alt, self.bc_alt, self.de_alt, self.hl_alt)
                 == (o.af_alt, o.bc_alt, o.de_alt, o.hl_alt)
             && (self.ix, self.iy, self.sp, self.pc, self.wz) == (o.ix, o.iy, o.sp, o.pc, o.wz)
-            && (self.i, self.r(), self.q, self.im) == (o.i, o.r(), o.q, o.im)
+            && (self.i, self.r(), self.q(), self.im) == (o.i, o.r(), o.q(), o.im)
             && (self.special, self.iff1, self.iff2) == (o.special, o.iff1, o.iff2)
             && self.t == o.t
     }
@@ -197,10 +203,12 @@ impl Cpu {
             sp: 0xFFFF,
             pc: 0,
             i: 0,
-            r_count: 0,
+            m1: 0,
+            r_base: 0,
             r7: 0,
             wz: 0,
             q: 0,
+            q_m1: 0,
             iff1: false,
             iff2: false,
             im: 0,
@@ -220,7 +228,7 @@ impl Cpu {
         self.iff1 = false;
         self.iff2 = false;
         self.special = 0;
-        self.q = 0;
+        self.set_q(0);
         self.set_af(0xFFFF);
         self.sp = 0xFFFF;
     }
@@ -310,6 +318,44 @@ impl Cpu {
     fn set_flags(&mut self, v: u8) {
         self.regs[F] = v;
         self.q = v;
+        self.q_m1 = self.m1;
+    }
+
+    /// The Q latch: F as written by the last instruction if it wrote the flags, else 0 (SCF
+    /// and CCF take X and Y from it). Between instructions only.
+    #[inline(always)]
+    pub fn q(&self) -> u8 {
+        if self.q_m1 == self.m1 {
+            self.q
+        } else {
+            0
+        }
+    }
+
+    /// Sets the Q latch as if the last instruction had written it.
+    #[inline(always)]
+    pub fn set_q(&mut self, v: u8) {
+        self.q = v;
+        self.q_m1 = self.m1;
+    }
+
+    /// The Q latch as the instruction now executing found it: its own M1 cycles (one, or
+    /// two after a DD/FD prefix) came after the last instruction's flags were written.
+    #[inline(always)]
+    fn q_before<const X_: u8>(&self) -> u8 {
+        let own = if X_ == HL { 1 } else { 2 };
+        if self.q_m1 == self.m1.wrapping_sub(own) {
+            self.q
+        } else {
+            0
+        }
+    }
+
+    /// Forgets the Q latch: the next instruction sees 0 (an accepted interrupt).
+    #[inline(always)]
+    fn clear_q(&mut self) {
+        self.q = 0;
+        self.q_m1 = self.m1;
     }
 
     // ---------------------------------------------------------------- bus cycles
@@ -317,19 +363,19 @@ impl Cpu {
     /// The R register: 7-bit M1 counter, bit 7 as last loaded.
     #[inline(always)]
     pub fn r(&self) -> u8 {
-        (self.r7 & 0x80) | (self.r_count & 0x7F)
+        (self.r7 & 0x80) | ((self.m1 as u8).wrapping_add(self.r_base) & 0x7F)
     }
 
     /// Loads R (LD R,A does this; so do save states and test harnesses).
     #[inline(always)]
     pub fn set_r(&mut self, v: u8) {
-        self.r_count = v;
+        self.r_base = v.wrapping_sub(self.m1 as u8);
         self.r7 = v;
     }
 
     #[inline(always)]
     fn inc_r(&mut self) {
-        self.r_count = self.r_count.wrapping_add(1);
+        self.m1 = self.m1.wrapping_add(1);
     }
 
     /// An M1 cycle: opcode fetch (2 T-states) then refresh (2 T-states).
@@ -371,7 +417,8 @@ impl Cpu {
     /// address bus during the internal T-states that follow an opcode fetch.
     #[inline(always)]
     fn ir_last(&self) -> u16 {
-        let r = (self.r7 & 0x80) | (self.r_count.wrapping_sub(1) & 0x7F);
+        let r =
+            (self.r7 & 0x80) | ((self.m1 as u8).wrapping_add(self.r_base).wrapping_sub(1) & 0x7F);
         u16::from_be_bytes([self.i, r])
     }
 
@@ -727,9 +774,9 @@ impl Cpu {
                 let target = bus.next_event(self.t).min(until);
                 let n = target.saturating_sub(self.t).div_ceil(4).max(1);
                 self.t += 4 * n;
-                self.r_count = self.r_count.wrapping_add(n as u8);
+                // At least one M1 passes, so the Q latch lapses by itself.
+                self.m1 = self.m1.wrapping_add(n);
                 self.special &= !(SPECIAL_EI | SPECIAL_P);
-                self.q = 0;
                 continue;
             }
             self.step(bus);
@@ -760,10 +807,8 @@ impl Cpu {
         } else if self.step_special(bus) {
             return (self.t - t0) as u32;
         }
-        let q = self.q;
-        self.q = 0;
         let op = self.fetch_op(bus);
-        self.exec::<HL, BUS>(bus, op, q);
+        self.exec::<HL, BUS>(bus, op);
         (self.t - t0) as u32
     }
 
@@ -775,13 +820,11 @@ impl Cpu {
     fn step_special<BUS: Bus>(&mut self, bus: &mut BUS) -> bool {
         let prefix = self.special & SPECIAL_PREFIX;
         if prefix != 0 {
-            let q = self.q;
-            self.q = 0;
             self.special &= !SPECIAL_PREFIX;
             if prefix == SPECIAL_DD {
-                self.exec_prefixed::<IX, BUS>(bus, q);
+                self.exec_prefixed::<IX, BUS>(bus);
             } else {
-                self.exec_prefixed::<IY, BUS>(bus, q);
+                self.exec_prefixed::<IY, BUS>(bus);
             }
             return true;
         }
@@ -796,8 +839,8 @@ impl Cpu {
         }
         self.special &= !(SPECIAL_EI | SPECIAL_P);
         if self.halted() {
-            // HALT runs NOPs: the fetched byte is ignored and PC does not move.
-            self.q = 0;
+            // HALT runs NOPs: the fetched byte is ignored and PC does not move (its M1 lets
+            // the Q latch lapse).
             bus.fetch(self.pc, self.t);
             bus.refresh(self.ir(), self.t + 2);
             self.inc_r();
@@ -813,7 +856,7 @@ impl Cpu {
             self.regs[F] &= !PV;
         }
         self.special &= !(SPECIAL_HALT | SPECIAL_P);
-        self.q = 0;
+        self.clear_q();
     }
 
     fn accept_nmi<BUS: Bus>(&mut self, bus: &mut BUS) {
@@ -857,8 +900,7 @@ impl Cpu {
             _ => {
                 // IM 0: the byte on the bus is executed as an opcode (a TI-82's floating bus
                 // gives FFh = RST 38h). Operands of longer instructions are read from PC.
-                let q = self.q;
-                self.exec::<HL, BUS>(bus, data, q);
+                self.exec::<HL, BUS>(bus, data);
             }
         }
     }
@@ -867,20 +909,20 @@ impl Cpu {
 
     /// The unprefixed table, or the DD/FD table when `X_` is IX/IY.
     #[inline(always)]
-    fn exec<const X_: u8, BUS: Bus>(&mut self, bus: &mut BUS, op: u8, q: u8) {
+    fn exec<const X_: u8, BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
         // Both tables dispatch on a constant opcode: the DD/FD bodies are as cheap as the
         // unprefixed ones (they live in `exec_prefixed`, out of `step`'s way).
-        dispatch!(op, self.exec_op::<[X_, BUS]>(bus, q))
+        dispatch!(op, self.exec_op::<[X_, BUS]>(bus))
     }
 
     /// One unprefixed opcode, known at compile time.
     #[inline(always)]
-    fn exec_op<const OP: u8, const X_: u8, BUS: Bus>(&mut self, bus: &mut BUS, q: u8) {
-        self.exec_body::<X_, BUS>(bus, OP, q)
+    fn exec_op<const OP: u8, const X_: u8, BUS: Bus>(&mut self, bus: &mut BUS) {
+        self.exec_body::<X_, BUS>(bus, OP)
     }
 
     #[inline(always)]
-    fn exec_body<const X_: u8, BUS: Bus>(&mut self, bus: &mut BUS, op: u8, q: u8) {
+    fn exec_body<const X_: u8, BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
         match op {
             0x00 => {}
             // LD rr,nn
@@ -1017,12 +1059,12 @@ impl Cpu {
             // SCF / CCF: X and Y are (Q xor F) or A, the NMOS Q-latch behaviour.
             0x37 => {
                 let f = self.f();
-                let xy = ((q ^ f) | self.a()) & XY;
+                let xy = ((self.q_before::<X_>() ^ f) | self.a()) & XY;
                 self.set_flags((f & (S | Z | PV)) | C | xy);
             }
             0x3F => {
                 let f = self.f();
-                let xy = ((q ^ f) | self.a()) & XY;
+                let xy = ((self.q_before::<X_>() ^ f) | self.a()) & XY;
                 self.set_flags(((f & (S | Z | PV)) | ((f & C) << 4) | xy | (f & C)) ^ C);
             }
             // INC (HL) / DEC (HL) / LD (HL),n
@@ -1173,8 +1215,8 @@ impl Cpu {
                 self.de_alt = de;
                 self.hl_alt = hl;
             }
-            0xDD => self.exec_prefixed::<IX, BUS>(bus, q),
-            0xFD => self.exec_prefixed::<IY, BUS>(bus, q),
+            0xDD => self.exec_prefixed::<IX, BUS>(bus),
+            0xFD => self.exec_prefixed::<IY, BUS>(bus),
             0xE3 => {
                 let sp = self.sp;
                 let v = self.read16(bus, sp);
@@ -1227,12 +1269,12 @@ impl Cpu {
     /// last one wins), so a run of prefixes can never hold `step` forever; no interrupt is
     /// accepted between a prefix and its instruction.
     #[inline(never)]
-    fn exec_prefixed<const X_: u8, BUS: Bus>(&mut self, bus: &mut BUS, q: u8) {
+    fn exec_prefixed<const X_: u8, BUS: Bus>(&mut self, bus: &mut BUS) {
         let op = self.fetch_op(bus);
         match op {
             0xDD => self.special |= SPECIAL_DD,
             0xFD => self.special |= SPECIAL_FD,
-            _ => self.exec::<X_, BUS>(bus, op, q),
+            _ => self.exec::<X_, BUS>(bus, op),
         }
     }
 
