@@ -88,6 +88,39 @@ static SZ53: [u8; 256] = build_sz53(false);
 /// S, Z, X, Y and even parity of a result.
 static SZ53P: [u8; 256] = build_sz53(true);
 
+/// Flags of INC r (all but C) by result: S, Z, X, Y; H when the low nibble wrapped to 0;
+/// P/V on the overflow 7Fh -> 80h.
+static INC_FLAGS: [u8; 256] = build_inc_dec(false);
+/// Flags of DEC r (all but C) by result: S, Z, X, Y, N; H when the low nibble wrapped to
+/// Fh; P/V on the overflow 80h -> 7Fh.
+static DEC_FLAGS: [u8; 256] = build_inc_dec(true);
+
+const fn build_inc_dec(dec: bool) -> [u8; 256] {
+    let mut t = build_sz53(false);
+    let mut i = 0;
+    while i < 256 {
+        let res = i as u8;
+        if dec {
+            t[i] |= N;
+            if res == 0x7F {
+                t[i] |= PV;
+            }
+            if res & 0x0F == 0x0F {
+                t[i] |= H;
+            }
+        } else {
+            if res == 0x80 {
+                t[i] |= PV;
+            }
+            if res & 0x0F == 0 {
+                t[i] |= H;
+            }
+        }
+        i += 1;
+    }
+    t
+}
+
 #[inline(always)]
 fn parity_even(v: u8) -> bool {
     v.count_ones() & 1 == 0
@@ -620,28 +653,14 @@ impl Cpu {
     #[inline(always)]
     fn inc8(&mut self, v: u8) -> u8 {
         let res = v.wrapping_add(1);
-        let mut f = (self.f() & C) | SZ53[res as usize];
-        if res == 0x80 {
-            f |= PV;
-        }
-        if res & 0x0F == 0 {
-            f |= H;
-        }
-        self.set_flags(f);
+        self.set_flags((self.f() & C) | INC_FLAGS[res as usize]);
         res
     }
 
     #[inline(always)]
     fn dec8(&mut self, v: u8) -> u8 {
         let res = v.wrapping_sub(1);
-        let mut f = (self.f() & C) | N | SZ53[res as usize];
-        if res == 0x7F {
-            f |= PV;
-        }
-        if v & 0x0F == 0 {
-            f |= H;
-        }
-        self.set_flags(f);
+        self.set_flags((self.f() & C) | DEC_FLAGS[res as usize]);
         res
     }
 
