@@ -340,12 +340,12 @@ impl Until {
             };
         }
         if self == Until::Halted {
-            return calc.cpu().is_none_or(|cpu| cpu.halted);
+            return calc.cpu().is_none_or(|cpu| cpu.halted());
         }
         // Powered down (2nd ON, or a cold boot before ON: the same HALT with the power bit of
         // port 03h clear, ti82-hardware.md 2.5/2.6) is not waiting for a key.
         match calc.cpu() {
-            Some(cpu) => cpu.halted && cpu.iff1 && !calc.hardware().powered_down(),
+            Some(cpu) => cpu.halted() && cpu.iff1 && !calc.hardware().powered_down(),
             None => true,
         }
     }

@@ -65,11 +65,11 @@ pub fn run_image(name: &str, image: &[u8], out: &mut dyn Write) -> Result<Outcom
     loop {
         cpu.step(&mut bus);
         instructions += 1;
-        if cpu.pc >= 8 && !cpu.halted {
+        if cpu.pc >= 8 && !cpu.halted() {
             continue;
         }
         // The cold path: page zero or HALT.
-        if cpu.halted {
+        if cpu.halted() {
             bail!(
                 "{name}: HALT at {:04X}h with no interrupt source: the program would hang",
                 cpu.pc.wrapping_sub(1)

@@ -342,12 +342,12 @@ fn load(cpu: &mut Cpu, r: &Regs) {
     cpu.iff1 = r.iff1;
     cpu.iff2 = r.iff2;
     cpu.im = r.im;
-    cpu.halted = r.halted;
+    cpu.set_halted(r.halted);
     cpu.t = 0;
 }
 
 fn state(cpu: &Cpu) -> Regs {
-    let pc = if cpu.halted {
+    let pc = if cpu.halted() {
         cpu.pc.wrapping_sub(1)
     } else {
         cpu.pc
@@ -373,7 +373,7 @@ fn state(cpu: &Cpu) -> Regs {
         iff1: cpu.iff1,
         iff2: cpu.iff2,
         im: cpu.im,
-        halted: cpu.halted,
+        halted: cpu.halted(),
         tstates: cpu.t,
     }
 }
@@ -426,12 +426,12 @@ fn run_case(case: &Case, want: &Expected, adj: &mut Adjusted) -> Vec<String> {
     // Whole instructions until the budget is reached, like Fuse's z80_do_opcodes().
     let mut repeated = Repeated::None;
     while cpu.t < case.regs.tstates {
-        let (pc0, halted, seen) = (cpu.pc, cpu.halted, bus.events.len());
+        let (pc0, halted, seen) = (cpu.pc, cpu.halted(), bus.events.len());
         let op0 = bus.mem[pc0 as usize];
         let op1 = bus.mem[pc0.wrapping_add(1) as usize];
         bus.halted = halted;
         let took = cpu.step(&mut bus);
-        if halted || cpu.prefix != 0 {
+        if halted || cpu.prefix() != 0 {
             continue;
         }
         // Fuse only contends for the displacement of a JR cc / DJNZ that is not taken and

@@ -211,9 +211,9 @@ fn load(s: &State) -> Cpu {
     cpu.i = s.i;
     cpu.set_r(s.r);
     cpu.wz = s.wz;
-    cpu.q = s.q;
-    cpu.p = s.p != 0;
-    cpu.ei = s.ei != 0;
+    cpu.set_q(s.q);
+    cpu.set_p(s.p != 0);
+    cpu.set_ei(s.ei != 0);
     cpu.iff1 = s.iff1 != 0;
     cpu.iff2 = s.iff2 != 0;
     cpu.im = s.im;
@@ -286,14 +286,14 @@ fn run_case(case: &Case, bus_mode: bool) -> Outcome {
     diff(&mut d, "i", want.i, cpu.i);
     diff(&mut d, "r", want.r, cpu.r());
     diff(&mut d, "wz", want.wz, cpu.wz);
-    diff(&mut d, "q", want.q, cpu.q);
-    diff(&mut d, "p", want.p, cpu.p as u8);
-    diff(&mut d, "ei", want.ei, cpu.ei as u8);
+    diff(&mut d, "q", want.q, cpu.q());
+    diff(&mut d, "p", want.p, cpu.p() as u8);
+    diff(&mut d, "ei", want.ei, cpu.ei() as u8);
     diff(&mut d, "iff1", want.iff1, cpu.iff1 as u8);
     diff(&mut d, "iff2", want.iff2, cpu.iff2 as u8);
     diff(&mut d, "im", want.im, cpu.im);
-    if cpu.prefix != 0 {
-        d.push(format!("prefix {:02X} left pending", cpu.prefix));
+    if cpu.prefix() != 0 {
+        d.push(format!("prefix {:02X} left pending", cpu.prefix()));
     }
     for &(addr, v) in &want.ram {
         let got = bus.mem[addr as usize];

@@ -14,7 +14,7 @@ fn run_flat(image: &[u8], loops: u16) -> (f64, EndState) {
     let mut cpu = Cpu::new();
     let mut instructions = 0u64;
     let start = Instant::now();
-    while !cpu.halted {
+    while !cpu.halted() {
         cpu.step(&mut bus);
         instructions += 1;
     }
@@ -40,7 +40,7 @@ fn run_machine(loops: u16) -> (f64, EndState) {
     let mut instructions = 0u64;
     let start = Instant::now();
     // Until the final HALT with interrupts off.
-    while !cpu.halted || cpu.iff1 {
+    while !cpu.halted() || cpu.iff1 {
         cpu.step(&mut hw);
         instructions += 1;
     }

@@ -84,7 +84,7 @@ impl Firmware for RomFirmware {
             self.cpu.run(hw, until);
         }
         hw.now = self.cpu.t;
-        hw.halted = self.cpu.halted;
+        hw.halted = self.cpu.halted();
     }
 
     fn save_state(&self, w: &mut StateWriter) {
@@ -96,10 +96,10 @@ impl Firmware for RomFirmware {
         ] {
             w.u16(v);
         }
-        for v in [c.i, c.r(), c.q, c.im, c.prefix] {
+        for v in [c.i, c.r(), c.q(), c.im, c.prefix()] {
             w.u8(v);
         }
-        for v in [c.p, c.ei, c.iff1, c.iff2, c.halted] {
+        for v in [c.p(), c.ei(), c.iff1, c.iff2, c.halted()] {
             w.bool(v);
         }
         w.u64(c.t);
@@ -127,17 +127,18 @@ impl Firmware for RomFirmware {
         c.wz = r.u16()?;
         c.i = r.u8()?;
         c.set_r(r.u8()?);
-        c.q = r.u8()?;
+        c.set_q(r.u8()?);
         c.im = r.u8()?;
-        c.prefix = r.u8()?;
-        if c.im > 2 || !matches!(c.prefix, 0 | 0xDD | 0xFD) {
+        let prefix = r.u8()?;
+        if c.im > 2 || !matches!(prefix, 0 | 0xDD | 0xFD) {
             return Err(StateError::Corrupt("CPU mode"));
         }
-        c.p = r.bool()?;
-        c.ei = r.bool()?;
+        c.set_prefix(prefix);
+        c.set_p(r.bool()?);
+        c.set_ei(r.bool()?);
         c.iff1 = r.bool()?;
         c.iff2 = r.bool()?;
-        c.halted = r.bool()?;
+        c.set_halted(r.bool()?);
         c.t = state::time(&mut r)?;
         r.done()?;
         self.cpu = c;

@@ -95,7 +95,7 @@ fn on_key_interrupt_and_power_off() {
     let mut c = calc("onkey");
     c.run_for(200_000);
     assert!(c.test_output().is_empty());
-    assert!(c.cpu().unwrap().halted);
+    assert!(c.cpu().unwrap().halted());
     c.set_on(true);
     c.run_for(50_000);
     assert_eq!(c.test_output(), &[0x01]);

@@ -237,7 +237,7 @@ fn generation_probe(first: u8, second: u8) -> Calc {
     assert_eq!(rom.version(), None);
     let mut c = Calc::from_rom(rom);
     c.run_for(1000);
-    assert!(c.cpu().unwrap().halted);
+    assert!(c.cpu().unwrap().halted());
     c
 }
 

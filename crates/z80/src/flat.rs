@@ -58,7 +58,7 @@ mod tests {
         // IN A,(12h) ; LD (8000h),A ; HALT
         let mut bus = FlatBus::with_image(&[0xDB, 0x12, 0x32, 0x00, 0x80, 0x76]);
         let mut cpu = Cpu::new();
-        while !cpu.halted {
+        while !cpu.halted() {
             cpu.step(&mut bus);
         }
         assert_eq!(bus.mem[0x8000], 0xFF);

@@ -24,7 +24,7 @@ fn lengths_match_the_core() {
             b.load(ORG, &code);
             c.pc = ORG;
             c.step(&mut b);
-            if c.prefix != 0 {
+            if c.prefix() != 0 {
                 // DD DD / FD DD ...: the core stops with a prefix pending.
                 continue;
             }

@@ -1053,10 +1053,10 @@ fn prefix_without_hl_is_a_nop() {
 #[test]
 fn halt_instruction() {
     let (c, _, t) = exec(&[0x76], |_, _| {});
-    assert_eq!((c.halted, c.pc, t), (true, 1, 4));
+    assert_eq!((c.halted(), c.pc, t), (true, 1, 4));
     // A halted CPU runs 4 T-state NOP cycles without moving PC.
     let (c, _, t) = exec_n(&[0x76, 0x3C], 4, |_, _| {});
-    assert_eq!((c.halted, c.pc, c.regs[A], c.r(), t), (true, 1, 0, 4, 16));
+    assert_eq!((c.halted(), c.pc, c.regs[A], c.r(), t), (true, 1, 0, 4, 16));
 }
 
 #[test]

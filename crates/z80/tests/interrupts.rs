@@ -114,7 +114,7 @@ fn nmi() {
     let mut b = TestBus::new();
     b.load(0, &[0xFB, 0x00]);
     assert_eq!(c.step(&mut b), 4);
-    assert!(c.ei);
+    assert!(c.ei());
     b.nmi_at = Some(0);
     assert_eq!(c.step(&mut b), 11);
     assert_eq!((c.pc, b.mem[0xEFFE]), (0x0066, 0x01));
@@ -232,7 +232,7 @@ fn halt_and_interrupt() {
     b.int_from = None;
     b.load(0x0100, &[0x76, 0x3C]);
     assert_eq!(c.step(&mut b), 4);
-    assert!(c.halted);
+    assert!(c.halted());
     assert_eq!(c.pc, 0x0101);
     // HALT cycles: 4 T-states each, one R step each, PC stays past the HALT.
     for _ in 0..5 {
@@ -243,7 +243,7 @@ fn halt_and_interrupt() {
     assert_eq!(c.step(&mut b), 13);
     // The return address is the instruction after HALT.
     assert_eq!(
-        (c.pc, c.halted, b.mem[0xEFFF], b.mem[0xEFFE]),
+        (c.pc, c.halted(), b.mem[0xEFFF], b.mem[0xEFFE]),
         (0x38, false, 0x01, 0x01)
     );
 
@@ -255,7 +255,7 @@ fn halt_and_interrupt() {
     c.step(&mut b);
     b.nmi_at = Some(30);
     let mut n = 0;
-    while c.halted {
+    while c.halted() {
         c.step(&mut b);
         n += 1;
     }
@@ -269,7 +269,7 @@ fn halt_and_interrupt() {
     for _ in 0..100 {
         c.step(&mut b);
     }
-    assert_eq!((c.halted, c.pc, c.t), (true, 1, 400));
+    assert_eq!((c.halted(), c.pc, c.t), (true, 1, 400));
 }
 
 #[test]
@@ -286,7 +286,7 @@ fn run_skips_halt_to_the_budget() {
         b.mem[0] = 0x76;
         c.run(&mut b, until);
         assert_eq!(
-            (c.t, c.r() & 0x7F, c.pc, c.halted),
+            (c.t, c.r() & 0x7F, c.pc, c.halted()),
             (t, r & 0x7F, 1, true),
             "until {until}"
         );
@@ -375,7 +375,7 @@ fn sixty_seconds_of_halt() {
     // Interrupts at 30,000 k for k = 1..11,999 were taken; the one at exactly `until` is
     // not (run stops once T >= until, in the HALT).
     assert_eq!(c.de(), 11_999);
-    assert!(c.halted);
+    assert!(c.halted());
     assert!((until..until + 4).contains(&c.t), "t = {}", c.t);
     assert_eq!(c.pc, 4);
     // A handful of fetches per interrupt, not 90 million HALT cycles.
@@ -406,7 +406,7 @@ fn prefix_chain_last_wins() {
     c.im = 1;
     // The first step runs two prefixes and leaves the third pending: it returns.
     assert_eq!(c.step(&mut b), 8);
-    assert_eq!((c.pc, c.prefix), (0x1002, 0xDD));
+    assert_eq!((c.pc, c.prefix()), (0x1002, 0xDD));
     // /INT goes up in the middle of the chain.
     b.int_from = Some(0);
     let mut total = 8;
@@ -418,7 +418,7 @@ fn prefix_chain_last_wins() {
         // No interrupt is accepted between a prefix and its instruction.
         assert_ne!(c.pc, 0x38);
     }
-    assert_eq!((c.iy, c.ix, c.prefix), (0x1234, 0x0000, 0));
+    assert_eq!((c.iy, c.ix, c.prefix()), (0x1234, 0x0000, 0));
     // 1000 prefixes at 4 T-states + LD IY,nn's remaining 10.
     assert_eq!(total, 4 * 1000 + 10);
     // R: one per prefix and one for the 21h opcode.
@@ -444,7 +444,7 @@ fn memory_full_of_prefixes() {
     }
     assert_eq!(c.t, t);
     // Every step ends with a prefix pending; PC has wrapped round memory.
-    assert_ne!(c.prefix, 0);
+    assert_ne!(c.prefix(), 0);
     assert_eq!(t, 4 * (200_000 + 1));
 }
 
@@ -490,12 +490,12 @@ fn random_byte_soup() {
             b.int_from = if b.int_from.is_some() { None } else { Some(0) };
             b.data_bus = (roll >> 8) as u8;
             // Random code rarely runs EI: enable interrupts from outside now and then.
-            if roll & 0x100 != 0 && c.prefix == 0 {
+            if roll & 0x100 != 0 && c.prefix() == 0 {
                 c.iff1 = true;
                 c.iff2 = true;
             }
         }
-        if c.halted {
+        if c.halted() {
             halted_steps += 1;
             if halted_steps > 50 {
                 b.nmi_at = Some(0);

@@ -355,7 +355,7 @@ fn every_access_inside_its_instruction() {
                 c.t = 1000;
                 c.set_bc(0x0102);
             });
-            if c.prefix != 0 {
+            if c.prefix() != 0 {
                 continue;
             }
             let times: Vec<u64> = b.log.iter().map(|a| a.t).collect();
@@ -394,7 +394,7 @@ fn cycles_tile_every_instruction() {
                     c.regs[F] = if taken { 0x00 } else { 0xFF };
                     c.regs[B] = if taken { 2 } else { 1 };
                 });
-                if c.prefix != 0 {
+                if c.prefix() != 0 {
                     continue;
                 }
                 let mut cursor = 500;
