@@ -10,7 +10,9 @@ fn finds(mode: &str) {
     finds_with("mutate", mode, 1);
 }
 
-fn finds_with(engine: &str, mode: &str, secs: u32) {
+/// Runs the self-test target with `engine` from the seed `mode` for `secs` seconds, its
+/// findings and working files in a folder of its own; the run's output and what it saved.
+fn selftest_run(engine: &str, mode: &str, secs: u32) -> (std::process::Output, Vec<Vec<u8>>) {
     let dir = std::env::temp_dir().join(format!(
         "xtask-fuzz-driver-{}-{engine}-{mode}",
         std::process::id()
@@ -24,17 +26,23 @@ fn finds_with(engine: &str, mode: &str, secs: u32) {
         .env("XTASK_FUZZ_CRASHES", &dir)
         .output()
         .expect("xtask runs");
+    let saved = std::fs::read_dir(dir.join("selftest"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| std::fs::read(e.path()).unwrap())
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    (out, saved)
+}
+
+fn finds_with(engine: &str, mode: &str, secs: u32) {
+    let (out, saved) = selftest_run(engine, mode, secs);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{mode}: a finding must fail the run");
     assert!(stdout.contains("FINDING"), "{mode}: {stdout}\n{stderr}");
-    let saved: Vec<_> = std::fs::read_dir(dir.join("selftest"))
-        .expect("a crash folder")
-        .flatten()
-        .map(|e| std::fs::read(e.path()).unwrap())
-        .collect();
     assert_eq!(saved, vec![mode.as_bytes().to_vec()], "{mode}: {stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -95,28 +103,14 @@ fn libfuzzer_replays_a_stack_overflow_and_saves_its_input() {
 #[test]
 #[ignore = "builds the instrumented libFuzzer binary (minutes); CI runs it"]
 fn libfuzzer_coverage_feedback_reaches_a_guarded_branch() {
-    let dir = std::env::temp_dir().join(format!("xtask-fuzz-driver-{}-cov", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
-        .args(["fuzz", "selftest", "--engine", "libfuzzer", "--time", "60"])
-        .env("XTASK_FUZZ_SELFTEST", "fine")
-        .env("XTASK_FUZZ_WORK", dir.join("work"))
-        .env("XTASK_FUZZ_CRASHES", &dir)
-        .output()
-        .expect("xtask runs");
+    let (out, saved) = selftest_run("libfuzzer", "fine", 60);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stdout.contains("FINDING"), "{stdout}\n{stderr}");
-    let saved: Vec<Vec<u8>> = std::fs::read_dir(dir.join("selftest"))
-        .expect("a crash folder")
-        .flatten()
-        .map(|e| std::fs::read(e.path()).unwrap())
-        .collect();
     assert!(
         saved
             .iter()
             .any(|s| [&b"panic"[..], b"abort", b"overflow"].contains(&s.as_slice())),
         "{saved:?}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

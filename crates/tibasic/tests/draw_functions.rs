@@ -5,6 +5,9 @@
 //! (ZStandard: −10…10 both ways), independently of the runtime's decimal arithmetic (the
 //! functions are chosen so that no point falls on a half-pixel tie).
 
+mod common;
+use common::*;
+
 use std::collections::BTreeSet;
 
 use ti82_machine::Calc;
@@ -48,16 +51,7 @@ fn drawn(src: &str) -> Pixels {
             .unwrap()
             .last_error()
     );
-    let plot = tibasic::screen::plot(calc.ram());
-    let mut out = Pixels::new();
-    for r in 0..63 {
-        for c in 0..95 {
-            if tibasic::screen::pixel_test(plot, r, c) {
-                out.insert((r, c));
-            }
-        }
-    }
-    out
+    graph_pixels(&calc)
 }
 
 #[test]

@@ -16,17 +16,6 @@ fn lit(calc: &Calc, r: i64, c: i64) -> bool {
     tibasic::screen::pixel_test(tibasic::screen::plot(calc.ram()), r, c)
 }
 
-fn real(calc: &Calc, v: u8) -> Option<f64> {
-    let name = tifiles::var::VarName::from_bytes(&[v]);
-    match tifiles::vat::read(calc.ram(), tifiles::var::VarType::Real, &name) {
-        Ok(Some(tifiles::var::Variable {
-            data: tifiles::var::VarData::Real(f),
-            ..
-        })) => Some(f.to_f64()),
-        _ => None,
-    }
-}
-
 #[test]
 fn graph_and_trace_x_squared_minus_two_from_the_y_editor() {
     let mut calc = calc_with_sources(&[]).unwrap();
@@ -62,8 +51,8 @@ fn graph_and_trace_x_squared_minus_two_from_the_y_editor() {
     keys(&mut calc, &[Key::Right, Key::Right]);
     assert_eq!(glass(&calc)[7], "X=.42553Y=⁻1.818");
     let x = 2.0 * DX;
-    assert!((real(&calc, b'X').unwrap() - x).abs() < 1e-12);
-    assert!((real(&calc, b'Y').unwrap() - (x * x - 2.0)).abs() < 1e-12);
+    assert!((real_var(&calc, b'X').unwrap() - x).abs() < 1e-12);
+    assert!((real_var(&calc, b'Y').unwrap() - (x * x - 2.0)).abs() < 1e-12);
     // CLEAR leaves the graph for the home screen.
     keys(&mut calc, &[Key::Clear]);
     assert!(!glass(&calc)[7].starts_with("X="));
@@ -119,7 +108,7 @@ fn the_zoom_menu_zooms_at_once() {
     keys(&mut calc, &[Key::Clear]);
     tibasic::firmware::start_program(&mut calc, "W").unwrap();
     calc.run_for(500 * 6_000);
-    assert_eq!(real(&calc, b'A'), Some(-4.7));
+    assert_eq!(real_var(&calc, b'A'), Some(-4.7));
     // 2:Zoom In puts a cursor on the graph (its middle: the point (0,0)); ENTER zooms in by
     // XFact = YFact = 4 about it and the graph stays.
     keys(&mut calc, &[Key::Clear, Key::Zoom, Key::K2, Key::Enter]);
@@ -127,7 +116,7 @@ fn the_zoom_menu_zooms_at_once() {
     keys(&mut calc, &[Key::Clear]);
     tibasic::firmware::start_program(&mut calc, "W").unwrap();
     calc.run_for(500 * 6_000);
-    assert_eq!(real(&calc, b'A'), Some(-1.175));
+    assert_eq!(real_var(&calc, b'A'), Some(-1.175));
 }
 
 fn window_after(src: &str, ks: &[Key]) -> Vec<f64> {

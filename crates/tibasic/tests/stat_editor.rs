@@ -17,29 +17,9 @@ fn list(calc: &Calc, n: u8) -> Option<Vec<f64>> {
         .map(|l| l.iter().map(|f| f.to_f64()).collect())
 }
 
-/// The list editor's column `c` (0-2) as text, top to bottom: the name, six elements.
-fn column(calc: &Calc, c: usize) -> Vec<String> {
-    let screen = calc.lcd();
-    tibasic::glass::read_strip(|x, y| screen.pixel(x, y), c * 32, 5)[..7]
-        .iter()
-        .map(|l| l.trim().to_string())
-        .collect()
-}
-
 /// Whether the element cell at text row `row` of column `c` is inverted (the cursor).
 fn cursor_at(calc: &Calc, c: usize, row: usize) -> bool {
     calc.lcd().pixel(c * 32 + 5, row * 8 + 7)
-}
-
-fn real(calc: &Calc, var: u8) -> Option<f64> {
-    let name = tifiles::var::VarName::from_bytes(&[var]);
-    match tifiles::vat::read(calc.ram(), tifiles::var::VarType::Real, &name) {
-        Ok(Some(v)) => match v.data {
-            tifiles::var::VarData::Real(f) => Some(f.to_f64()),
-            _ => None,
-        },
-        _ => None,
-    }
 }
 
 /// A calculator on the home screen with one program, `S`, that reads L1 and L2.
@@ -114,7 +94,7 @@ fn values_typed_in_the_editor_are_the_lists_programs_read() {
     keys(&mut calc, &[Key::Second, Key::Mode]);
     start_program(&mut calc, "S").unwrap();
     calc.run_for(300 * 6_000);
-    assert_eq!(real(&calc, b'S'), Some(5.0 + 3.0 + 8.0 + 7.0));
+    assert_eq!(real_var(&calc, b'S'), Some(5.0 + 3.0 + 8.0 + 7.0));
 }
 
 #[test]

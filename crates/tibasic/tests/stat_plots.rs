@@ -5,62 +5,46 @@
 //! median inside and whiskers to the extremes. The window is the "pixel" one (X 0…94,
 //! Y −62…0, so a point (c, −r) is pixel row r, column c).
 
+mod common;
+use common::*;
+
 use std::collections::BTreeSet;
 
 use ti82_machine::Calc;
-use tibasic::firmware::{calc_with_sources, start_program, BasicFirmware};
 
 type Pixels = BTreeSet<(i64, i64)>;
 
 fn run(src: &str) -> Calc {
-    let program = format!("AxesOff\nFnOff \n0->Xmin\n94->Xmax\n~62->Ymin\n0->Ymax\n{src}");
-    let mut calc: Calc = calc_with_sources(&[("P", &program)]).unwrap();
-    calc.run_for(100 * 6_000);
-    start_program(&mut calc, "P").unwrap();
-    calc.run_for(20_000 * 6_000);
-    let fw = BasicFirmware::of(&calc).unwrap();
-    assert!(fw.last_error().is_none(), "{src}: {:?}", fw.last_error());
-    calc
-}
-
-fn pixels(calc: &Calc) -> Pixels {
-    let plot = tibasic::screen::plot(calc.ram());
-    let mut out = Pixels::new();
-    for r in 0..63 {
-        for c in 0..95 {
-            if tibasic::screen::pixel_test(plot, r, c) {
-                out.insert((r, c));
-            }
-        }
-    }
-    out
+    run_program(&format!(
+        "AxesOff\nFnOff \n0->Xmin\n94->Xmax\n~62->Ymin\n0->Ymax\n{src}"
+    ))
 }
 
 #[test]
 fn scatter_plots_mark_each_point() {
     // Points (10,-20) and (50,-40) with the · mark: exactly those pixels.
     let calc = run("{10,50}->L1\n{~20,~40}->L2\nPlot1(Scatter,L1,L2,·)\nDispGraph");
-    assert_eq!(pixels(&calc), Pixels::from([(20, 10), (40, 50)]));
+    assert_eq!(graph_pixels(&calc), Pixels::from([(20, 10), (40, 50)]));
     // The + mark: each point and its four neighbours.
     let calc = run("{10}->L1\n{~20}->L2\nPlot1(Scatter,L1,L2,crossplot)\nDispGraph");
     assert_eq!(
-        pixels(&calc),
+        graph_pixels(&calc),
         Pixels::from([(20, 10), (19, 10), (21, 10), (20, 9), (20, 11)])
     );
     // The □ mark (the default): the eight pixels around the point.
     let calc = run("{10}->L1\n{~20}->L2\nPlot1(Scatter,L1,L2)\nDispGraph");
-    let p = pixels(&calc);
+    let p = graph_pixels(&calc);
     assert_eq!(p.len(), 8);
     assert!(!p.contains(&(20, 10)));
     // PlotsOff turns it off: the next graph has nothing.
     let calc = run("{10}->L1\n{~20}->L2\nPlot1(Scatter,L1,L2)\nPlotsOff \nDispGraph");
-    assert!(pixels(&calc).is_empty());
+    assert!(graph_pixels(&calc).is_empty());
 }
 
 #[test]
 fn an_xyline_joins_the_points_in_order() {
     let calc = run("{10,20,30}->L1\n{~10,~10,~30}->L2\nPlot2(xyLine,L1,L2,·)\nDispGraph");
-    let p = pixels(&calc);
+    let p = graph_pixels(&calc);
     // The horizontal run from (10,10) to (20,10), then down to (30,30).
     for c in 10..=20 {
         assert!(p.contains(&(10, c)), "({c})");
@@ -76,7 +60,7 @@ fn histogram_bars_are_xscl_wide_and_as_tall_as_their_counts() {
     // Xscl 10: the values 12, 15, 15 fall in [10,20) (3 high), 31 in [30,40) (1 high).
     // Y from 0 to 62 so counts show.
     let calc = run("0->Ymin\n6.2->Ymax\n10->Xscl\n{12,15,31}->L1\n{1,2,1}->L2\nPlot1(Histogram,L1,L2)\nDispGraph");
-    let p = pixels(&calc);
+    let p = graph_pixels(&calc);
     // Row of y = 3: (6.2 − 3)/0.1 = 32; of y = 1: 52; y = 0: 62.
     for c in 10..=20 {
         assert!(p.contains(&(32, c)), "top of the first bar at column {c}");
@@ -98,7 +82,7 @@ fn histogram_bars_are_xscl_wide_and_as_tall_as_their_counts() {
 fn a_boxplot_spans_the_quartiles() {
     // 10 20 30 40 50 60 70: Q1 20, Med 40, Q3 60 (the medians of the halves).
     let calc = run("{10,20,30,40,50,60,70}->L1\nPlot1(Boxplot,L1,1)\nDispGraph");
-    let p = pixels(&calc);
+    let p = graph_pixels(&calc);
     for c in [20, 40, 60] {
         assert!(
             p.contains(&(2, c)) && p.contains(&(8, c)),

@@ -243,16 +243,7 @@ fn a_statistics_session_from_stat_edit() {
     }
     tibasic::firmware::start_program(&mut calc, "M").unwrap();
     calc.run_for(500 * 6_000);
-    let real = |v: u8| {
-        let name = tifiles::var::VarName::from_bytes(&[v]);
-        match tifiles::vat::read(calc.ram(), tifiles::var::VarType::Real, &name) {
-            Ok(Some(tifiles::var::Variable {
-                data: tifiles::var::VarData::Real(f),
-                ..
-            })) => f.to_f64(),
-            _ => f64::NAN,
-        }
-    };
+    let real = |v: u8| real_var(&calc, v).unwrap_or(f64::NAN);
     assert_eq!((real(b'M'), real(b'D')), (5.0, 5.0));
 }
 
@@ -267,16 +258,7 @@ fn regeq_is_the_fitted_equation() {
     calc.run_for(5_000 * 6_000);
     let fw = tibasic::firmware::BasicFirmware::of(&calc).unwrap();
     assert!(fw.last_error().is_none(), "{:?}", fw.last_error());
-    let real = |v: u8| {
-        let name = tifiles::var::VarName::from_bytes(&[v]);
-        match tifiles::vat::read(calc.ram(), tifiles::var::VarType::Real, &name) {
-            Ok(Some(tifiles::var::Variable {
-                data: tifiles::var::VarData::Real(f),
-                ..
-            })) => f.to_f64(),
-            _ => f64::NAN,
-        }
-    };
+    let real = |v: u8| real_var(&calc, v).unwrap_or(f64::NAN);
     assert_eq!(real(b'A'), 23.0);
     assert!((real(b'B') - 48.0).abs() < 1e-9);
     // 1-Var Stats has no equation: RegEQ stays the last regression's.

@@ -8,15 +8,6 @@ use common::*;
 use ti82_machine::{Calc, Key};
 use tibasic::firmware::{calc_with_sources, start_program, BasicFirmware};
 
-/// The table's column `c` as text: the header, six rows.
-fn column(calc: &Calc, c: usize) -> Vec<String> {
-    let screen = calc.lcd();
-    tibasic::glass::read_strip(|x, y| screen.pixel(x, y), c * 32, 5)[..7]
-        .iter()
-        .map(|l| l.trim().to_string())
-        .collect()
-}
-
 #[test]
 fn disptable_shows_the_table_until_enter() {
     let src = "\"X²\"->{Y1}\n~1->TblMin\n.5->DeltaTbl\nClrTable\nDispTable\n7->A";

@@ -4,6 +4,9 @@
 //! (Ymax − Y)/ΔY rounded). The graph is drawn again, losing the drawings made on it, when it
 //! is shown or drawn on after a Y-variable, the window or a graphing mode changed.
 
+mod common;
+use common::*;
+
 use std::collections::BTreeSet;
 
 use ti82_machine::Calc;
@@ -26,36 +29,12 @@ fn error(calc: &Calc) -> Option<String> {
         .map(|e| e.kind.ti_name().to_string())
 }
 
-fn real(calc: &Calc, v: u8) -> Option<f64> {
-    let name = tifiles::var::VarName::from_bytes(&[v]);
-    match tifiles::vat::read(calc.ram(), tifiles::var::VarType::Real, &name) {
-        Ok(Some(tifiles::var::Variable {
-            data: tifiles::var::VarData::Real(f),
-            ..
-        })) => Some(f.to_f64()),
-        _ => None,
-    }
-}
-
-fn pixels(calc: &Calc) -> Pixels {
-    let plot = tibasic::screen::plot(calc.ram());
-    let mut out = Pixels::new();
-    for r in 0..63 {
-        for c in 0..95 {
-            if tibasic::screen::pixel_test(plot, r, c) {
-                out.insert((r, c));
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn a_stored_function_is_evaluated_at_x() {
     let calc = run("\"X²-2\"->{Y1}\n3->X\n{Y1}->A\n\"2Y₂\"->{Y1}\n\"X+1\"->{Y2}\n{Y1}->B");
     assert_eq!(error(&calc), None);
-    assert_eq!(real(&calc, b'A'), Some(7.0));
-    assert_eq!(real(&calc, b'B'), Some(8.0));
+    assert_eq!(real_var(&calc, b'A'), Some(7.0));
+    assert_eq!(real_var(&calc, b'B'), Some(8.0));
 }
 
 #[test]
@@ -82,13 +61,13 @@ fn dispgraph_graphs_the_selected_functions() {
         .collect();
     let calc = run("AxesOff\nDot\nZStandard\n\"X²/3-2.3\"->{Y1}\nDispGraph");
     assert_eq!(error(&calc), None);
-    assert_eq!(pixels(&calc), want);
+    assert_eq!(graph_pixels(&calc), want);
     // FnOff 1 deselects it: the next look at the graph draws nothing.
     let calc = run("AxesOff\nDot\nZStandard\n\"X²/3-2.3\"->{Y1}\nFnOff 1\nDispGraph");
-    assert!(pixels(&calc).is_empty());
+    assert!(graph_pixels(&calc).is_empty());
     // FnOn 1 selects it again.
     let calc = run("AxesOff\nDot\nZStandard\n\"X²/3-2.3\"->{Y1}\nFnOff \nFnOn 1\nDispGraph");
-    assert_eq!(pixels(&calc), want);
+    assert_eq!(graph_pixels(&calc), want);
 }
 
 #[test]
@@ -97,8 +76,8 @@ fn a_change_to_the_window_redraws_the_graph_before_the_next_drawing() {
     // is gone. Without a change the drawings stay.
     let calc =
         run("AxesOff\nFnOff \nZStandard\nClrDraw\nPt-On(0,0)\n5->Xmax\nPt-On(1,1)\nDispGraph");
-    let p = pixels(&calc);
+    let p = graph_pixels(&calc);
     assert_eq!(p.len(), 1, "{p:?}");
     let calc = run("AxesOff\nFnOff \nZStandard\nClrDraw\nPt-On(0,0)\nPt-On(1,1)\nDispGraph");
-    assert_eq!(pixels(&calc).len(), 2);
+    assert_eq!(graph_pixels(&calc).len(), 2);
 }

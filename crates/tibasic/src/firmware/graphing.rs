@@ -27,12 +27,7 @@ impl BasicFirmware {
             os.graph_now()
         };
         if let Err(kind) = result {
-            self.show_error(ProgramError {
-                kind,
-                program: Vec::new(),
-                offset: 0,
-            });
-            return;
+            return self.screen_error(kind);
         }
         self.shell = Shell::Graph(None);
         if trace {
@@ -63,11 +58,7 @@ impl BasicFirmware {
                     tokens,
                 }))
             }
-            Err(kind) => self.show_error(ProgramError {
-                kind,
-                program: Vec::new(),
-                offset: 0,
-            }),
+            Err(kind) => self.screen_error(kind),
         }
         self.st.dirty = true;
     }
@@ -166,6 +157,20 @@ impl BasicFirmware {
         self.st.dirty = true;
     }
 
+    /// A value typed on WINDOW or TABLE SETUP stored in window variable `var`, as a
+    /// program's `→` would; its value as now stored.
+    pub(super) fn store_typed_window(
+        &mut self,
+        hw: &mut Hardware,
+        var: u8,
+        tokens: &[u8],
+    ) -> Result<Real, ErrorKind> {
+        let v = self.eval_typed(hw, tokens)?.real()?;
+        let mut os = Self::os(&mut self.st, hw);
+        os.store_window(var, v)?;
+        Ok(os.window_get(var))
+    }
+
     /// WINDOW: the graphing mode's window variables.
     pub(super) fn open_window(&mut self, hw: &mut Hardware) {
         let vars = crate::shell::window::variables(self.st.modes.graph);
@@ -191,33 +196,9 @@ impl BasicFirmware {
             || (shift == Shift::Second && k == Key::Mode);
         if store {
             if let Some(e) = w.entry.take() {
-                let lines = compile(&e.tokens);
-                let value = {
-                    let mut os = Self::os(&mut self.st, hw);
-                    match lines.as_slice() {
-                        [line] => match &line.stmt {
-                            crate::ast::Stmt::Expr(x) => eval(&mut os, x).and_then(|v| v.real()),
-                            _ => Err(ErrorKind::Syntax),
-                        },
-                        _ => Err(ErrorKind::Syntax),
-                    }
-                };
-                let var = w.vars[w.line];
-                let stored = value.and_then(|v| {
-                    let mut os = Self::os(&mut self.st, hw);
-                    os.store_window(var, v)?;
-                    Ok(os.window_get(var))
-                });
-                match stored {
+                match self.store_typed_window(hw, w.vars[w.line], &e.tokens) {
                     Ok(v) => w.values[w.line] = v,
-                    Err(kind) => {
-                        self.show_error(ProgramError {
-                            kind,
-                            program: Vec::new(),
-                            offset: 0,
-                        });
-                        return;
-                    }
+                    Err(kind) => return self.screen_error(kind),
                 }
             }
         }
@@ -251,11 +232,7 @@ impl BasicFirmware {
         };
         match t {
             Ok(t) => self.shell = Shell::Table(t),
-            Err(kind) => self.show_error(ProgramError {
-                kind,
-                program: Vec::new(),
-                offset: 0,
-            }),
+            Err(kind) => self.screen_error(kind),
         }
         self.st.dirty = true;
     }
@@ -293,12 +270,7 @@ impl BasicFirmware {
         ) || (k == Key::Enter && !ed.on_equals);
         if leaving {
             if let Err(kind) = self.commit_function(hw, &ed) {
-                self.show_error(ProgramError {
-                    kind,
-                    program: Vec::new(),
-                    offset: 0,
-                });
-                return;
+                return self.screen_error(kind);
             }
         }
         let f = Self::functions(hw);

@@ -108,14 +108,7 @@ impl BasicFirmware {
         c: usize,
         tokens: &[u8],
     ) -> Result<(), ErrorKind> {
-        let lines = compile(tokens);
-        let value = match lines.first().map(|l| &l.stmt) {
-            Some(crate::ast::Stmt::Expr(e)) if lines.len() == 1 => {
-                let mut os = Self::os(&mut self.st, hw);
-                eval(&mut os, e)?.real()?
-            }
-            _ => return Err(ErrorKind::Syntax),
-        };
+        let value = self.eval_typed(hw, tokens)?.real()?;
         let mut m = stored_matrix(hw.mem.ram(), k).ok_or(ErrorKind::Undefined)?;
         let cell = m
             .data

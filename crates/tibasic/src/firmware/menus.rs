@@ -96,11 +96,7 @@ impl BasicFirmware {
                 };
                 match r {
                     Ok(()) => self.shell = Shell::Graph(None),
-                    Err(kind) => self.show_error(ProgramError {
-                        kind,
-                        program: Vec::new(),
-                        offset: 0,
-                    }),
+                    Err(kind) => self.screen_error(kind),
                 }
             }
             CatalogAction::Type(token) => {

@@ -274,6 +274,30 @@ impl BasicFirmware {
         }
     }
 
+    /// A value typed on a screen (a list element, a matrix element, a window variable...):
+    /// its tokens evaluated as one expression, as the home screen would.
+    fn eval_typed(&mut self, hw: &mut Hardware, tokens: &[u8]) -> Result<Value, ErrorKind> {
+        let lines = compile(tokens);
+        let mut os = Self::os(&mut self.st, hw);
+        match lines.as_slice() {
+            [line] => match &line.stmt {
+                crate::ast::Stmt::Expr(e) => eval(&mut os, e),
+                _ => Err(ErrorKind::Syntax),
+            },
+            _ => Err(ErrorKind::Syntax),
+        }
+    }
+
+    /// The error screen for an error made on a screen (not in a program): either choice
+    /// goes home.
+    fn screen_error(&mut self, kind: ErrorKind) {
+        self.show_error(ProgramError {
+            kind,
+            program: Vec::new(),
+            offset: 0,
+        });
+    }
+
     fn os<'a>(st: &'a mut OsState, hw: &'a mut Hardware) -> Os<'a> {
         Os { hw, st }
     }

@@ -50,35 +50,23 @@ impl BasicFirmware {
                 self.st.shown = Shown::Home;
                 return;
             }
-            ListAction::Store { list, row, tokens } => {
-                let value = {
-                    let lines = compile(&tokens);
-                    let mut os = Self::os(&mut self.st, hw);
-                    match lines.as_slice() {
-                        [line] => match &line.stmt {
-                            crate::ast::Stmt::Expr(e) => eval(&mut os, e),
-                            _ => Err(ErrorKind::Syntax),
-                        },
-                        _ => Err(ErrorKind::Syntax),
+            ListAction::Store { list, row, tokens } => self
+                .eval_typed(hw, &tokens)
+                .and_then(|v| match v {
+                    Value::Real(r) => Ok(r),
+                    _ => Err(ErrorKind::DataType),
+                })
+                .and_then(|r| {
+                    let mut l = lists[usize::from(list)].clone();
+                    match l.get_mut(row - 1) {
+                        Some(slot) => *slot = r,
+                        None => l.push(r),
                     }
-                };
-                value
-                    .and_then(|v| match v {
-                        Value::Real(r) => Ok(r),
-                        _ => Err(ErrorKind::DataType),
-                    })
-                    .and_then(|r| {
-                        let mut l = lists[usize::from(list)].clone();
-                        match l.get_mut(row - 1) {
-                            Some(slot) => *slot = r,
-                            None => l.push(r),
-                        }
-                        let n = l.len();
-                        self.set_editor_list(hw, list, l)?;
-                        ed.stored(n);
-                        Ok(())
-                    })
-            }
+                    let n = l.len();
+                    self.set_editor_list(hw, list, l)?;
+                    ed.stored(n);
+                    Ok(())
+                }),
             ListAction::Delete { list, row } => {
                 let mut l = lists[usize::from(list)].clone();
                 l.remove(row - 1);
@@ -97,11 +85,7 @@ impl BasicFirmware {
         self.shell = Shell::StatEdit(ed);
         if let Err(kind) = result {
             // The error screen; either choice goes back to the home screen [I].
-            self.show_error(ProgramError {
-                kind,
-                program: Vec::new(),
-                offset: 0,
-            });
+            self.screen_error(kind);
         }
     }
 

@@ -27,32 +27,10 @@ impl BasicFirmware {
             || (shift == Shift::Second && k == Key::Mode);
         if leaving_line && t.line < 2 {
             if let Some(e) = t.entry.take() {
-                let lines = compile(&e.tokens);
                 let var = if t.line == 0 { 0x1A } else { 0x21 };
-                let stored = {
-                    let mut os = Self::os(&mut self.st, hw);
-                    let v = match lines.as_slice() {
-                        [line] => match &line.stmt {
-                            crate::ast::Stmt::Expr(x) => eval(&mut os, x).and_then(|v| v.real()),
-                            _ => Err(ErrorKind::Syntax),
-                        },
-                        _ => Err(ErrorKind::Syntax),
-                    };
-                    v.and_then(|v| {
-                        os.store_window(var, v)?;
-                        Ok(v)
-                    })
-                };
-                match stored {
+                match self.store_typed_window(hw, var, &e.tokens) {
                     Ok(v) => t.values[t.line] = v,
-                    Err(kind) => {
-                        self.show_error(ProgramError {
-                            kind,
-                            program: Vec::new(),
-                            offset: 0,
-                        });
-                        return;
-                    }
+                    Err(kind) => return self.screen_error(kind),
                 }
             }
         }

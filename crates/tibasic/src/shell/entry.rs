@@ -35,6 +35,31 @@ pub struct EntryLine {
 }
 
 impl EntryLine {
+    /// Writes the line into a save state (tokens, cursor, insert mode).
+    pub fn save(&self, w: &mut ti82_machine::state::StateWriter) {
+        w.bytes(&self.tokens);
+        w.u32(self.pos as u32);
+        w.bool(self.insert);
+    }
+
+    /// Reads what [`Self::save`] wrote: at most `limit` bytes, the cursor on a token.
+    pub fn load(
+        r: &mut ti82_machine::state::StateReader,
+        limit: usize,
+    ) -> Result<EntryLine, ti82_machine::state::StateError> {
+        let e = EntryLine {
+            tokens: r.bytes()?.to_vec(),
+            pos: r.u32()? as usize,
+            insert: r.bool()?,
+        };
+        if e.tokens.len() > limit || !e.valid() {
+            return Err(ti82_machine::state::StateError::Corrupt(
+                "a line being typed",
+            ));
+        }
+        Ok(e)
+    }
+
     /// A line holding `tokens`, the cursor after them.
     pub fn with(tokens: &[u8]) -> EntryLine {
         EntryLine {

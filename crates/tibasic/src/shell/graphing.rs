@@ -99,30 +99,17 @@ impl YEditor {
 
     pub fn save(&self, w: &mut StateWriter) {
         w.u8(self.function as u8);
-        w.bytes(&self.line.tokens);
-        w.u32(self.line.pos as u32);
-        w.bool(self.line.insert);
+        self.line.save(w);
         w.bool(self.on_equals);
         w.u8(self.top as u8);
     }
 
     pub fn load(r: &mut StateReader) -> Result<YEditor, StateError> {
         let function = usize::from(r.u8()?);
-        let tokens = r.bytes()?.to_vec();
-        let pos = r.u32()? as usize;
-        let insert = r.bool()?;
+        let line = EntryLine::load(r, 200)?;
         let on_equals = r.bool()?;
         let top = usize::from(r.u8()?);
-        let line = EntryLine {
-            tokens,
-            pos,
-            insert,
-        };
-        let ok = function < FUNCTIONS
-            && top + SHOWN > function
-            && top <= function
-            && line.valid()
-            && line.tokens.len() <= 200;
+        let ok = function < FUNCTIONS && top + SHOWN > function && top <= function;
         if !ok {
             return Err(StateError::Corrupt("Y= editor"));
         }
@@ -169,24 +156,7 @@ impl Trace {
         }
         font::draw_large(img, 56, 0, &bottom[..bottom.len().min(16)]);
         if let Some(r) = row {
-            // A cross: the point and its four neighbours, inverted.
-            for (dr, dc) in [
-                (0, 0),
-                (-1, 0),
-                (1, 0),
-                (0, -1),
-                (0, 1),
-                (-2, 0),
-                (2, 0),
-                (0, -2),
-                (0, 2),
-            ] {
-                let (rr, cc) = (r + dr, self.column + dc);
-                if (0..63).contains(&rr) && (0..95).contains(&cc) {
-                    let i = rr as usize * 12 + cc as usize / 8;
-                    img[i] ^= 0x80 >> (cc % 8);
-                }
-            }
+            draw_cursor(img, r, self.column, None);
         }
     }
 }

@@ -355,9 +355,7 @@ impl MatrixEditor {
         match &self.value {
             Some(v) => {
                 w.bool(true);
-                w.bytes(&v.tokens);
-                w.u32(v.pos as u32);
-                w.bool(v.insert);
+                v.save(w);
             }
             None => w.bool(false),
         }
@@ -378,14 +376,7 @@ impl MatrixEditor {
         };
         let digits = r.bytes()?.to_vec();
         let value = if r.bool()? {
-            let tokens = r.bytes()?.to_vec();
-            let pos = r.u32()? as usize;
-            let insert = r.bool()?;
-            Some(EntryLine {
-                tokens,
-                pos,
-                insert,
-            })
+            Some(EntryLine::load(r, 0xFFFF)?)
         } else {
             None
         };

@@ -85,9 +85,7 @@ impl TblSet {
         match &self.entry {
             Some(e) => {
                 w.bool(true);
-                w.bytes(&e.tokens);
-                w.u32(e.pos as u32);
-                w.bool(e.insert);
+                e.save(w);
             }
             None => w.bool(false),
         }
@@ -104,15 +102,10 @@ impl TblSet {
         let line = usize::from(r.u8()?);
         let option = r.bool()?;
         let entry = if r.bool()? {
-            let e = EntryLine {
-                tokens: r.bytes()?.to_vec(),
-                pos: r.u32()? as usize,
-                insert: r.bool()?,
-            };
-            if !e.valid() || e.tokens.len() > 100 || line >= 2 {
+            if line >= 2 {
                 return Err(corrupt());
             }
-            Some(e)
+            Some(EntryLine::load(r, 100)?)
         } else {
             None
         };

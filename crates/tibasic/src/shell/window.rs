@@ -93,9 +93,7 @@ impl WindowEditor {
         match &self.entry {
             Some(e) => {
                 w.bool(true);
-                w.bytes(&e.tokens);
-                w.u32(e.pos as u32);
-                w.bool(e.insert);
+                e.save(w);
             }
             None => w.bool(false),
         }
@@ -114,15 +112,7 @@ impl WindowEditor {
         }
         let (line, top) = (usize::from(r.u8()?), usize::from(r.u8()?));
         let entry = if r.bool()? {
-            let e = EntryLine {
-                tokens: r.bytes()?.to_vec(),
-                pos: r.u32()? as usize,
-                insert: r.bool()?,
-            };
-            if !e.valid() || e.tokens.len() > 100 {
-                return Err(corrupt());
-            }
-            Some(e)
+            Some(EntryLine::load(r, 100)?)
         } else {
             None
         };

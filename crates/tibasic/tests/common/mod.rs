@@ -92,3 +92,51 @@ pub fn commands(calc: &Calc) -> Vec<String> {
         })
         .collect()
 }
+
+/// The lit pixels of the graph screen in RAM (rows 0-62, columns 0-94).
+pub fn graph_pixels(calc: &Calc) -> std::collections::BTreeSet<(i64, i64)> {
+    let plot = tibasic::screen::plot(calc.ram());
+    let mut out = std::collections::BTreeSet::new();
+    for r in 0..63 {
+        for c in 0..95 {
+            if tibasic::screen::pixel_test(plot, r, c) {
+                out.insert((r, c));
+            }
+        }
+    }
+    out
+}
+
+/// Real variable `v` (a letter's token) if it is defined.
+pub fn real_var(calc: &Calc, v: u8) -> Option<f64> {
+    let name = tifiles::var::VarName::from_bytes(&[v]);
+    match tifiles::vat::read(calc.ram(), tifiles::var::VarType::Real, &name) {
+        Ok(Some(tifiles::var::Variable {
+            data: tifiles::var::VarData::Real(f),
+            ..
+        })) => Some(f.to_f64()),
+        _ => None,
+    }
+}
+
+/// A calculator that has run program `src` (as `P`) for 20 emulated seconds, which must end
+/// without an error.
+pub fn run_program(src: &str) -> Calc {
+    let mut calc = tibasic::firmware::calc_with_sources(&[("P", src)]).unwrap();
+    calc.run_for(100 * 6_000);
+    tibasic::firmware::start_program(&mut calc, "P").unwrap();
+    calc.run_for(20_000 * 6_000);
+    let fw = tibasic::firmware::BasicFirmware::of(&calc).unwrap();
+    assert!(fw.last_error().is_none(), "{src}: {:?}", fw.last_error());
+    calc
+}
+
+/// Column `c` (0-2) of a screen laid out in 32-pixel columns (the list editor, the table):
+/// the header and six rows, as text.
+pub fn column(calc: &Calc, c: usize) -> Vec<String> {
+    let screen = calc.lcd();
+    tibasic::glass::read_strip(|x, y| screen.pixel(x, y), c * 32, 5)[..7]
+        .iter()
+        .map(|l| l.trim().to_string())
+        .collect()
+}
