@@ -99,18 +99,8 @@ fn reset_asks_then_clears_the_memory() {
     let mut calc = calc_with_sources(&[("KEEP", "Disp 1")]).unwrap();
     calc.run_for(100 * 6_000);
     // Fix 2 from the MODE screen.
-    keys(
-        &mut calc,
-        &[
-            Key::Mode,
-            Key::Down,
-            Key::Right,
-            Key::Right,
-            Key::Right,
-            Key::Enter,
-            Key::Clear,
-        ],
-    );
+    keys(&mut calc, &MODE_FIX_2);
+    keys(&mut calc, &[Key::Clear]);
     keys(&mut calc, &MEM);
     keys(&mut calc, &[Key::K3]);
     let g = glass(&calc);

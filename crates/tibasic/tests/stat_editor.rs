@@ -153,18 +153,7 @@ fn the_rows_and_the_columns_scroll() {
 #[test]
 fn numbers_follow_the_mode_and_wide_ones_are_cut() {
     let mut calc = fresh();
-    // MODE: Fix 2 (second line, third option).
-    keys(
-        &mut calc,
-        &[
-            Key::Mode,
-            Key::Down,
-            Key::Right,
-            Key::Right,
-            Key::Right,
-            Key::Enter,
-        ],
-    );
+    keys(&mut calc, &MODE_FIX_2);
     keys(&mut calc, &[Key::Clear, Key::Stat, Key::K1]);
     keys(&mut calc, &[Key::K1, Key::Div, Key::K3, Key::Enter]);
     keys(

@@ -288,6 +288,13 @@ impl BasicFirmware {
         }
     }
 
+    /// Back to the home screen from a screen (2nd QUIT, CLEAR).
+    fn to_home_screen(&mut self) {
+        self.shell = Shell::Home;
+        self.st.shown = Shown::Home;
+        self.st.dirty = true;
+    }
+
     /// The error screen for an error made on a screen (not in a program): either choice
     /// goes home.
     fn screen_error(&mut self, kind: ErrorKind) {

@@ -45,11 +45,7 @@ impl BasicFirmware {
         self.st.dirty = true;
         let result = match action {
             ListAction::None => Ok(()),
-            ListAction::Quit => {
-                self.shell = Shell::Home;
-                self.st.shown = Shown::Home;
-                return;
-            }
+            ListAction::Quit => return self.to_home_screen(),
             ListAction::Store { list, row, tokens } => self
                 .eval_typed(hw, &tokens)
                 .and_then(|v| match v {

@@ -140,3 +140,9 @@ pub fn column(calc: &Calc, c: usize) -> Vec<String> {
         .map(|l| l.trim().to_string())
         .collect()
 }
+
+/// MODE, then Fix 2 chosen (the second line, its third option) and ENTER.
+pub const MODE_FIX_2: [ti82_machine::Key; 6] = {
+    use ti82_machine::Key::*;
+    [Mode, Down, Right, Right, Right, Enter]
+};
