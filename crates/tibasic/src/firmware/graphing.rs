@@ -74,7 +74,7 @@ impl BasicFirmware {
                 .collect()
         };
         match (second, k, trace) {
-            (true, Key::Mode, _) | (_, Key::Clear, _) => self.to_home_screen(),
+            (true, Key::Mode, _) | (_, Key::Clear, _) => self.go_home_screen(),
             (false, Key::YEquals, _) => self.open_y_editor(hw),
             (false, Key::Trace, _) => self.open_graph(hw, true),
             (false, Key::Graph, _) => self.open_graph(hw, false),
@@ -200,7 +200,7 @@ impl BasicFirmware {
             }
         }
         match (shift, k) {
-            (Shift::Second, Key::Mode) => return self.to_home_screen(),
+            (Shift::Second, Key::Mode) => return self.go_home_screen(),
             (_, Key::Graph) => return self.open_graph(hw, false),
             (_, Key::Enter | Key::Down) => w.go_to(w.line + 1),
             (_, Key::Up) => w.go_to(w.line.saturating_sub(1)),
@@ -235,7 +235,7 @@ impl BasicFirmware {
             return;
         };
         match (second, k) {
-            (true, Key::Mode) | (_, Key::Clear) => self.to_home_screen(),
+            (true, Key::Mode) | (_, Key::Clear) => self.go_home_screen(),
             (false, Key::Down) => self.open_table(hw, t.first + 1),
             (false, Key::Up) => self.open_table(hw, t.first - 1),
             (false, Key::Graph) => self.open_graph(hw, false),
@@ -264,7 +264,7 @@ impl BasicFirmware {
         }
         let f = Self::functions(hw);
         match (shift, k) {
-            (Shift::Second, Key::Mode) => return self.to_home_screen(),
+            (Shift::Second, Key::Mode) => return self.go_home_screen(),
             (_, Key::Graph) => return self.open_graph(hw, false),
             (_, Key::Trace) => return self.open_graph(hw, true),
             (_, Key::Enter) if ed.on_equals => {

@@ -289,7 +289,7 @@ impl BasicFirmware {
     }
 
     /// Back to the home screen from a screen (2nd QUIT, CLEAR).
-    fn to_home_screen(&mut self) {
+    fn go_home_screen(&mut self) {
         self.shell = Shell::Home;
         self.st.shown = Shown::Home;
         self.st.dirty = true;

@@ -45,7 +45,7 @@ impl BasicFirmware {
         self.st.dirty = true;
         let result = match action {
             ListAction::None => Ok(()),
-            ListAction::Quit => return self.to_home_screen(),
+            ListAction::Quit => return self.go_home_screen(),
             ListAction::Store { list, row, tokens } => self
                 .eval_typed(hw, &tokens)
                 .and_then(|v| match v {

@@ -35,7 +35,7 @@ impl BasicFirmware {
             }
         }
         match (shift, k) {
-            (Shift::Second, Key::Mode) => return self.to_home_screen(),
+            (Shift::Second, Key::Mode) => return self.go_home_screen(),
             (_, Key::Up) => {
                 t.line = t.line.saturating_sub(1);
                 t.option = t.line >= 2 && t.ask[t.line - 2];
