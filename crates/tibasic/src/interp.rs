@@ -837,11 +837,12 @@ fn resolve_target<S: Sys>(sys: &mut S, t: &Target) -> Result<Target, ErrorKind> 
 
 use ti82_machine::state::{StateError, StateReader, StateWriter};
 
-fn put_real(w: &mut StateWriter, r: Real) {
+/// A real in a save state: its 9 BCD bytes (shared by every part of the runtime's state).
+pub(crate) fn put_real(w: &mut StateWriter, r: Real) {
     w.bytes(&r.to_bcd());
 }
 
-fn get_real(r: &mut StateReader) -> Result<Real, StateError> {
+pub(crate) fn get_real(r: &mut StateReader) -> Result<Real, StateError> {
     let b = r.bytes()?;
     let a: [u8; 9] = b.try_into().map_err(|_| StateError::Corrupt("real"))?;
     Real::from_bcd(a).map_err(|_| StateError::Corrupt("real"))

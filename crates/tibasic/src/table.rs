@@ -4,6 +4,7 @@
 
 use ti82_machine::state::{StateError, StateReader, StateWriter};
 
+use crate::interp::{get_real, put_real};
 use crate::real::Real;
 
 /// Rows shown at once.
@@ -21,18 +22,6 @@ pub struct TableData {
     pub xs: Vec<Real>,
     /// Per row, each function's value (`None`: no value there, shown as `ERROR` [I]).
     pub ys: Vec<Vec<Option<Real>>>,
-}
-
-fn put_real(w: &mut StateWriter, r: Real) {
-    w.bytes(&r.to_bcd());
-}
-
-fn get_real(r: &mut StateReader) -> Result<Real, StateError> {
-    let b: [u8; 9] = r
-        .bytes()?
-        .try_into()
-        .map_err(|_| StateError::Corrupt("table value"))?;
-    Real::from_bcd(b).map_err(|_| StateError::Corrupt("table value"))
 }
 
 impl TableData {

@@ -8,17 +8,7 @@ use crate::shell::stat::{ListAction, ListEditor, LISTS};
 impl BasicFirmware {
     /// L1-L6 as they are now (an undefined list is empty).
     pub(super) fn editor_lists(hw: &Hardware) -> [Vec<Real>; LISTS as usize] {
-        std::array::from_fn(|l| {
-            vat::read_list(hw.mem.ram(), l as u8 + 1)
-                .ok()
-                .flatten()
-                .map(|v| {
-                    v.into_iter()
-                        .map(|f| Real::from_bcd(f.to_bytes()).unwrap_or(Real::ZERO))
-                        .collect()
-                })
-                .unwrap_or_default()
-        })
+        std::array::from_fn(|l| read_list(hw.mem.ram(), l as u8 + 1).unwrap_or_default())
     }
 
     pub(super) fn open_list_editor(&mut self) {

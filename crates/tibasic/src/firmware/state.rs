@@ -203,19 +203,19 @@ impl BasicFirmware {
         w.u32(self.st.stats.len() as u32);
         for (k, v) in &self.st.stats {
             w.u8(*k);
-            w.bytes(&v.to_bcd());
+            crate::interp::put_real(w, *v);
         }
         w.bool(self.st.results_shown);
         w.u32(self.st.window_extra.len() as u32);
         for (k, v) in &self.st.window_extra {
             w.u8(*k);
-            w.bytes(&v.to_bcd());
+            crate::interp::put_real(w, *v);
         }
         match &self.st.zprevious {
             Some(win) => {
                 w.bool(true);
                 for v in win {
-                    w.bytes(&v.to_bcd());
+                    crate::interp::put_real(w, *v);
                 }
             }
             None => w.bool(false),
@@ -227,7 +227,7 @@ impl BasicFirmware {
         w.bool(self.st.modes.depend_ask);
         w.u32(self.st.tbl_input.len() as u32);
         for v in &self.st.tbl_input {
-            w.bytes(&v.to_bcd());
+            crate::interp::put_real(w, *v);
         }
         for p in &self.st.plots {
             match p {
@@ -468,7 +468,7 @@ impl BasicFirmware {
             }
             for _ in 0..n {
                 let k = r.u8()?;
-                let v = state_real(&mut r)?;
+                let v = crate::interp::get_real(&mut r)?;
                 if !(0x02..=0x20).contains(&k) {
                     return Err(StateError::Corrupt("statistics variable"));
                 }
@@ -481,7 +481,7 @@ impl BasicFirmware {
             }
             for _ in 0..n {
                 let k = r.u8()?;
-                let v = state_real(&mut r)?;
+                let v = crate::interp::get_real(&mut r)?;
                 if crate::os::window_default(k).is_none() {
                     return Err(StateError::Corrupt("window variable"));
                 }
@@ -490,7 +490,7 @@ impl BasicFirmware {
             if r.bool()? {
                 let mut win = [Real::ZERO; 6];
                 for v in win.iter_mut() {
-                    *v = state_real(&mut r)?;
+                    *v = crate::interp::get_real(&mut r)?;
                 }
                 f.st.zprevious = Some(win);
             }
@@ -507,7 +507,7 @@ impl BasicFirmware {
                 return Err(StateError::Corrupt("TblInput"));
             }
             for _ in 0..n {
-                f.st.tbl_input.push(state_real(&mut r)?);
+                f.st.tbl_input.push(crate::interp::get_real(&mut r)?);
             }
             for slot in f.st.plots.iter_mut() {
                 if r.bool()? {
@@ -630,13 +630,4 @@ impl BasicFirmware {
         }
         Ok(())
     }
-}
-
-/// A real saved as its 9 BCD bytes.
-fn state_real(r: &mut StateReader) -> Result<Real, StateError> {
-    let bcd: [u8; 9] = r
-        .bytes()?
-        .try_into()
-        .map_err(|_| StateError::Corrupt("a saved real"))?;
-    Real::from_bcd(bcd).map_err(|_| StateError::Corrupt("a saved real"))
 }

@@ -212,11 +212,11 @@ impl Trace {
     pub fn save(&self, w: &mut StateWriter) {
         w.u8(self.function as u8);
         w.u32(self.column as u32);
-        w.bytes(&self.x.to_bcd());
+        crate::interp::put_real(w, self.x);
         match self.y {
             Some(y) => {
                 w.bool(true);
-                w.bytes(&y.to_bcd());
+                crate::interp::put_real(w, y);
             }
             None => w.bool(false),
         }
@@ -229,10 +229,7 @@ impl Trace {
 
     pub fn load(r: &mut StateReader) -> Result<Trace, StateError> {
         let corrupt = || StateError::Corrupt("TRACE cursor");
-        let real = |r: &mut StateReader| -> Result<Real, StateError> {
-            let b: [u8; 9] = r.bytes()?.try_into().map_err(|_| corrupt())?;
-            Real::from_bcd(b).map_err(|_| corrupt())
-        };
+        let real = crate::interp::get_real;
         let function = usize::from(r.u8()?);
         let column = i64::from(r.u32()?);
         let x = real(r)?;

@@ -165,7 +165,7 @@ impl ListEditor {
             }
             Key::Clear => self.entry = Some(Vec::new()),
             Key::Del => match &mut self.entry {
-                Some(t) => pop_token(t),
+                Some(t) => t.truncate(super::editor::prev(t, t.len())),
                 None if self.row >= 1 && self.row <= len => {
                     return ListAction::Delete {
                         list: self.list,
@@ -337,17 +337,6 @@ impl ListEditor {
 /// A list's name as its token shows it (`L₁`).
 fn list_name(l: u8) -> Vec<u8> {
     crate::os::string_codes(&[LIST_TOKEN, l])
-}
-
-/// The last whole token typed removed (a two-byte token whole).
-fn pop_token(t: &mut Vec<u8>) {
-    let mut i = 0;
-    let mut last = 0;
-    while i < t.len() {
-        last = i;
-        i += if crate::token::is_prefix(t[i]) { 2 } else { 1 };
-    }
-    t.truncate(last);
 }
 
 /// A number as a column shows it: the display format, cut to the column with `…` [I].

@@ -76,7 +76,7 @@ impl TblSet {
 
     pub fn save(&self, w: &mut StateWriter) {
         for v in &self.values {
-            w.bytes(&v.to_bcd());
+            crate::interp::put_real(w, *v);
         }
         w.bool(self.ask[0]);
         w.bool(self.ask[1]);
@@ -95,8 +95,7 @@ impl TblSet {
         let corrupt = || StateError::Corrupt("TABLE SETUP screen");
         let mut values = [Real::ZERO; 2];
         for v in values.iter_mut() {
-            let b: [u8; 9] = r.bytes()?.try_into().map_err(|_| corrupt())?;
-            *v = Real::from_bcd(b).map_err(|_| corrupt())?;
+            *v = crate::interp::get_real(r)?;
         }
         let ask = [r.bool()?, r.bool()?];
         let line = usize::from(r.u8()?);

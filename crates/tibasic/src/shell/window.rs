@@ -86,7 +86,7 @@ impl WindowEditor {
     pub fn save(&self, w: &mut StateWriter) {
         w.bytes(&self.vars);
         for v in &self.values {
-            w.bytes(&v.to_bcd());
+            crate::interp::put_real(w, *v);
         }
         w.u8(self.line as u8);
         w.u8(self.top as u8);
@@ -107,8 +107,7 @@ impl WindowEditor {
         }
         let mut values = Vec::with_capacity(vars.len());
         for _ in 0..vars.len() {
-            let b: [u8; 9] = r.bytes()?.try_into().map_err(|_| corrupt())?;
-            values.push(Real::from_bcd(b).map_err(|_| corrupt())?);
+            values.push(crate::interp::get_real(r)?);
         }
         let (line, top) = (usize::from(r.u8()?), usize::from(r.u8()?));
         let entry = if r.bool()? {
