@@ -94,7 +94,9 @@ impl Os<'_> {
         Ok(())
     }
 
-    fn plot_to(&mut self, prev: Option<(i64, i64)>, p: (i64, i64)) {
+    /// A point of a curve: joined to the previous one in Connected mode, alone in Dot mode
+    /// (or when the curve broke before it).
+    pub(super) fn plot_to(&mut self, prev: Option<(i64, i64)>, p: (i64, i64)) {
         let plot = screen::plot_mut(self.hw.mem.ram_mut());
         let n = match prev {
             Some(q) if !self.st.modes.dot => screen::line(plot, q, p, Ink::On),

@@ -88,22 +88,35 @@ impl Os<'_> {
 
     /// `Yₙ` evaluated at the current X. An empty or missing function is ERR:UNDEFINED [I].
     pub(super) fn equation_value(&mut self, k: u8) -> Result<Value, ErrorKind> {
+        let e = self.equation_expr(k)?;
+        self.eval_equation(&e)
+    }
+
+    /// `Yₙ`'s expression, compiled (a graph compiles each function once, not per point).
+    /// An empty or missing function is ERR:UNDEFINED [I].
+    pub(super) fn equation_expr(&self, k: u8) -> Result<crate::ast::Expr, ErrorKind> {
         let Some((tokens, _)) = self.equation_tokens(k) else {
             return Err(ErrorKind::Undefined);
         };
         if tokens.is_empty() {
             return Err(ErrorKind::Undefined);
         }
+        let mut lines = compile(&tokens);
+        match lines.pop() {
+            Some(crate::ast::Line {
+                stmt: Stmt::Expr(e),
+                ..
+            }) if lines.is_empty() => Ok(e),
+            _ => Err(ErrorKind::Syntax),
+        }
+    }
+
+    /// A compiled Y-variable evaluated, one level deeper (a function using itself stops
+    /// with ERR:MEMORY).
+    pub(super) fn eval_equation(&mut self, e: &crate::ast::Expr) -> Result<Value, ErrorKind> {
         if self.st.equation_depth >= MAX_EQUATION_DEPTH {
             return Err(ErrorKind::Memory);
         }
-        let lines = compile(&tokens);
-        let [line] = lines.as_slice() else {
-            return Err(ErrorKind::Syntax);
-        };
-        let Stmt::Expr(e) = &line.stmt else {
-            return Err(ErrorKind::Syntax);
-        };
         self.st.equation_depth += 1;
         let v = crate::eval::eval(self, e);
         self.st.equation_depth -= 1;
@@ -123,6 +136,10 @@ impl Os<'_> {
         let (min, step) = (self.window_get(0x1A), self.window_get(0x21));
         let ask = self.st.modes.indpnt_ask;
         let asked = self.st.tbl_input.clone();
+        let exprs: Vec<crate::ast::Expr> = functions
+            .iter()
+            .map(|&k| self.equation_expr(k))
+            .collect::<Result<_, _>>()?;
         let x_saved = self.real(b'X').ok();
         let mut xs = Vec::with_capacity(ROWS);
         let mut ys = Vec::with_capacity(ROWS);
@@ -139,8 +156,8 @@ impl Os<'_> {
             };
             self.set_real(b'X', x)?;
             let mut row = Vec::with_capacity(functions.len());
-            for &k in &functions {
-                row.push(match self.equation_value(k) {
+            for e in &exprs {
+                row.push(match self.eval_equation(e) {
                     Ok(Value::Real(y)) => Some(y),
                     Ok(_) => return Err(ErrorKind::DataType),
                     Err(ErrorKind::Domain | ErrorKind::DivideBy0 | ErrorKind::Overflow) => None,
@@ -174,9 +191,10 @@ impl Os<'_> {
                 self.window_get(0x0F),
                 self.window_get(0x22),
             );
+            let (ex, ey) = (self.equation_expr(kx)?, self.equation_expr(ky)?);
             self.sweep(b'T', min, max, step, |os| {
-                let x = os.equation_value(kx)?.real()?;
-                let y = os.equation_value(ky)?.real()?;
+                let x = os.eval_equation(&ex)?.real()?;
+                let y = os.eval_equation(&ey)?.real()?;
                 Ok((x.to_f64(), y.to_f64()))
             })?;
         }
@@ -204,10 +222,8 @@ impl Os<'_> {
         if max < start || max.sub(start).map_err(m)?.to_f64() > 10_000.0 {
             return Err(ErrorKind::WindowRange);
         }
-        let defined = [
-            matches!(self.equation_tokens(0x80), Some((t, _)) if !t.is_empty()),
-            matches!(self.equation_tokens(0x81), Some((t, _)) if !t.is_empty()),
-        ];
+        // Each rule compiled once (a sequence that is not defined keeps its start value).
+        let rules = [self.equation_expr(0x80).ok(), self.equation_expr(0x81).ok()];
         let mut terms = first;
         let mut prev_pixel: [Option<(i64, i64)>; 2] = [None, None];
         let mut n = start;
@@ -219,9 +235,9 @@ impl Os<'_> {
                 let step = SequenceStep { n, prev: terms };
                 self.st.sequence = Some(step);
                 let mut next = terms;
-                for (i, k) in [(0usize, 0x80u8), (1, 0x81)] {
-                    if defined[i] {
-                        match self.equation_value(k).and_then(|v| v.real()) {
+                for (i, rule) in rules.iter().enumerate() {
+                    if let Some(rule) = rule {
+                        match self.eval_equation(rule).and_then(|v| v.real()) {
                             Ok(v) => next[i] = v,
                             Err(e) => {
                                 self.st.sequence = None;
@@ -236,13 +252,7 @@ impl Os<'_> {
             if n >= min {
                 for &(i, _) in &funcs {
                     let p = self.to_pixel(n, terms[i]);
-                    let buf = screen::plot_mut(self.hw.mem.ram_mut());
-                    match prev_pixel[i] {
-                        Some(q) if !self.st.modes.dot => {
-                            screen::line(buf, q, p, Ink::On);
-                        }
-                        _ => screen::pixel(buf, p.0, p.1, Ink::On),
-                    }
+                    self.plot_to(prev_pixel[i], p);
                     prev_pixel[i] = Some(p);
                 }
             }
@@ -260,6 +270,12 @@ impl Os<'_> {
     fn graph_webs(&mut self) -> Result<(), ErrorKind> {
         let m = crate::eval::math;
         let n = self.window_get(0x1F).add(Real::ONE).map_err(m)?;
+        let rules: Vec<(usize, crate::ast::Expr)> = [0x80u8, 0x81]
+            .into_iter()
+            .enumerate()
+            .filter(|&(_, k)| matches!(self.equation_tokens(k), Some((t, true)) if !t.is_empty()))
+            .map(|(i, k)| Ok((i, self.equation_expr(k)?)))
+            .collect::<Result<_, ErrorKind>>()?;
         let mut diagonal = None;
         let mut curves: [Option<(i64, i64)>; 2] = [None, None];
         for c in 0..95 {
@@ -273,23 +289,15 @@ impl Os<'_> {
                 None => screen::pixel(buf, p.0, p.1, Ink::On),
             }
             diagonal = Some(p);
-            for (i, k) in [(0usize, 0x80u8), (1, 0x81)] {
-                if !matches!(self.equation_tokens(k), Some((t, true)) if !t.is_empty()) {
-                    continue;
-                }
+            for (i, rule) in &rules {
                 self.st.sequence = Some(SequenceStep { n, prev: [x, x] });
-                let y = self.equation_value(k).and_then(|v| v.real());
+                let y = self.eval_equation(rule).and_then(|v| v.real());
                 self.st.sequence = None;
+                let i = *i;
                 match y {
                     Ok(y) => {
                         let p = self.to_pixel(x, y);
-                        let buf = screen::plot_mut(self.hw.mem.ram_mut());
-                        match curves[i] {
-                            Some(q) if !self.st.modes.dot => {
-                                screen::line(buf, q, p, Ink::On);
-                            }
-                            _ => screen::pixel(buf, p.0, p.1, Ink::On),
-                        }
+                        self.plot_to(curves[i], p);
                         curves[i] = Some(p);
                     }
                     Err(ErrorKind::Domain | ErrorKind::DivideBy0 | ErrorKind::Overflow) => {
@@ -315,8 +323,9 @@ impl Os<'_> {
                 self.window_get(0x23),
             );
             let degrees = self.st.modes.degrees;
+            let er = self.equation_expr(k)?;
             self.sweep(THETA, min, max, step, |os| {
-                let r = os.equation_value(k)?.real()?.to_f64();
+                let r = os.eval_equation(&er)?.real()?.to_f64();
                 let th = os.real(THETA)?.to_f64();
                 let th = if degrees { th.to_radians() } else { th };
                 Ok((r * th.cos(), r * th.sin()))
@@ -362,15 +371,7 @@ impl Os<'_> {
                             continue;
                         }
                     };
-                    let buf = screen::plot_mut(self.hw.mem.ram_mut());
-                    let n = match prev {
-                        Some(q) if !self.st.modes.dot => screen::line(buf, q, p, Ink::On),
-                        _ => {
-                            screen::pixel(buf, p.0, p.1, Ink::On);
-                            1
-                        }
-                    };
-                    self.charge(cost::LINE_PIXEL * u64::from(n));
+                    self.plot_to(prev, p);
                     prev = Some(p);
                 }
                 Err(ErrorKind::Domain | ErrorKind::DivideBy0 | ErrorKind::Overflow) => prev = None,
@@ -412,7 +413,9 @@ impl Os<'_> {
             if tokens.is_empty() {
                 continue;
             }
-            self.draw_function_command(DRAW_F, &[crate::ast::Expr::Equation(k)])?;
+            // Compiled once for the 95 columns.
+            let e = self.equation_expr(k)?;
+            self.draw_function_command(DRAW_F, &[e])?;
         }
         Ok(())
     }
