@@ -57,6 +57,14 @@ fn stat_shows_edit_and_calc() {
         "{:?}",
         glass(&calc)
     );
+    // 3:SetUp… is not built: it says so (ERR:UNSUPPORTED) rather than doing nothing.
+    keys(&mut calc, &[Key::Clear, Key::Stat, Key::Right, Key::K3]);
+    assert!(
+        glass(&calc)[0].starts_with("ERR:UNSUPPORTED"),
+        "{:?}",
+        glass(&calc)
+    );
+    keys(&mut calc, &[Key::K2]);
     // EDIT's 4:ClrList types its token too.
     keys(&mut calc, &[Key::Clear, Key::Stat, Key::K4]);
     assert!(glass(&calc)[0].starts_with("ClrList"), "{:?}", glass(&calc));

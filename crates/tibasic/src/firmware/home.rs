@@ -171,16 +171,12 @@ impl BasicFirmware {
 
     /// A program ended: `Done` (or the answer of a typed entry) on the home screen.
     pub(super) fn finished(&mut self, hw: &mut Hardware, from_entry: bool) {
-        // A typed zoom or Trace (alone) ends on the graph, as the calculator's do.
-        use crate::token::{TRACE, ZBOX, ZINTEGER, ZOOM_IN, ZOOM_OUT};
-        if from_entry
-            && matches!(
-                self.history.last(),
-                Some([TRACE | ZBOX | ZOOM_IN | ZOOM_OUT | ZINTEGER])
-            )
-        {
+        // A typed entry that left the graph on the glass (a zoom, Trace, DispGraph, a
+        // drawing command) ends on the graph screen, as the calculator's do; a key there goes
+        // home.
+        if from_entry && self.st.shown == Shown::Graph {
+            self.st.results_shown = false;
             self.shell = Shell::Graph(None);
-            self.st.shown = Shown::Graph;
             self.st.dirty = true;
             return;
         }

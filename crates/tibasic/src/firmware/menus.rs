@@ -127,6 +127,10 @@ impl BasicFirmware {
             CatalogAction::Open(screen) if from == CatalogFrom::Home => {
                 if screen == crate::shell::catalog::LIST_EDITOR {
                     self.open_list_editor();
+                } else {
+                    // A screen not built yet (STAT CALC's SetUp…) says so rather than
+                    // doing nothing.
+                    self.screen_error(ErrorKind::Unsupported(screen.to_string()));
                 }
             }
             CatalogAction::Open(_) => {}

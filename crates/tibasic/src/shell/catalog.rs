@@ -50,7 +50,7 @@ pub const ZOOM: Catalog = Catalog {
 /// The screen STAT › EDIT › `1:Edit…` opens.
 pub const LIST_EDITOR: &str = "list editor";
 /// The screen STAT › CALC › `3:SetUp…` would open (not built yet: the statistics issue).
-pub const STAT_SETUP: &str = "stat setup";
+pub const STAT_SETUP: &str = "SetUp…";
 
 /// STAT (the STAT key): the list editor and the list commands, the statistics. The CALC
 /// items' order after `3:SetUp…` is recalled, not from a TI-82 listing [I].

@@ -93,3 +93,32 @@ pub(crate) fn draw_items<S: AsRef<str>>(
         font::draw_large(img, row, 12, &text[..text.len().min(14)]);
     }
 }
+
+/// The column screens (the list editor, the table): three columns of 32 pixels, five
+/// characters each, a blank pixel column and a rule between columns [I].
+pub(crate) const COLUMN_PX: usize = 32;
+const COLUMN_CHARS: usize = 5;
+
+/// `text` right-aligned in a column, cut to four characters and `…` if wider [I].
+pub(crate) fn column_cell(text: &str) -> Vec<u8> {
+    let t = codes(text);
+    let mut out = if t.len() <= COLUMN_CHARS {
+        t
+    } else {
+        let mut c = t[..COLUMN_CHARS - 1].to_vec();
+        c.extend(codes("…"));
+        c
+    };
+    let mut cell = vec![b' '; COLUMN_CHARS.saturating_sub(out.len())];
+    cell.append(&mut out);
+    cell
+}
+
+/// The rules between the three columns, above the bottom line.
+pub(crate) fn column_rules(img: &mut [u8; SCREEN_BYTES]) {
+    for rule in [COLUMN_PX - 1, 2 * COLUMN_PX - 1] {
+        for y in 0..56 {
+            img[y * 12 + rule / 8] |= 0x80 >> (rule % 8);
+        }
+    }
+}

@@ -26,11 +26,7 @@ const ROWS: usize = 6;
 const LIST_TOKEN: u8 = 0x5D;
 /// A list holds at most 99 elements (spec 3.3).
 pub const MAX_ELEMENTS: usize = crate::value::MAX_LIST;
-/// A column's width in characters; wider numbers are cut with `…` [I].
-const WIDTH: usize = 5;
-/// A column's pixels: its characters, a blank pixel column and a rule (32: three columns
-/// fill the 96-pixel screen) [I].
-const COLUMN_PX: usize = 32;
+use super::COLUMN_PX;
 
 /// The cursor and what is being typed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -239,24 +235,13 @@ impl ListEditor {
             for r in 0..ROWS {
                 let i = self.top + r;
                 let y = 8 * (r + 1);
-                let text = match items.get(i - 1) {
-                    Some(v) => cell_text(*v, f),
-                    None => Vec::new(),
-                };
+                let text = items.get(i - 1).map_or(String::new(), |v| real_text(*v, f));
                 let selected = l == self.list && i == self.row;
                 // Right-aligned in the column; the cursor's cell inverted across the column.
-                let mut cell = vec![b' '; WIDTH.saturating_sub(text.len())];
-                cell.extend_from_slice(&text);
-                font::draw_large_with(img, y, x, &cell, selected);
-            }
-            // The rule right of the column (none right of the last: the screen's edge).
-            let rule = x + COLUMN_PX - 1;
-            if c + 1 < SHOWN {
-                for y in 0..56 {
-                    img[y * 12 + rule / 8] |= 0x80 >> (rule % 8);
-                }
+                font::draw_large_with(img, y, x, &super::column_cell(&text), selected);
             }
         }
+        super::column_rules(img);
         let line = self.bottom_line(lists, f);
         font::draw_large(img, 56, 0, &line[..line.len().min(16)]);
     }
@@ -337,18 +322,6 @@ impl ListEditor {
 /// A list's name as its token shows it (`L₁`).
 fn list_name(l: u8) -> Vec<u8> {
     crate::os::string_codes(&[LIST_TOKEN, l])
-}
-
-/// A number as a column shows it: the display format, cut to the column with `…` [I].
-fn cell_text(v: Real, f: NumFormat) -> Vec<u8> {
-    let text = codes(&real_text(v, f));
-    if text.len() <= WIDTH {
-        text
-    } else {
-        let mut t = text[..WIDTH - 1].to_vec();
-        t.extend(codes("…"));
-        t
-    }
 }
 
 #[cfg(test)]

@@ -6,24 +6,7 @@ use crate::font;
 use crate::screen::SCREEN_BYTES;
 use crate::table::TableData;
 
-use super::codes;
-
-const WIDTH: usize = 5;
-const COLUMN_PX: usize = 32;
-
-fn cell(text: &str) -> Vec<u8> {
-    let t = codes(text);
-    let mut out = if t.len() <= WIDTH {
-        t
-    } else {
-        let mut c = t[..WIDTH - 1].to_vec();
-        c.extend(codes("…"));
-        c
-    };
-    let mut pad = vec![b' '; WIDTH.saturating_sub(out.len())];
-    pad.append(&mut out);
-    pad
-}
+use super::{codes, column_cell as cell, column_rules, COLUMN_PX};
 
 pub fn draw(t: &TableData, f: NumFormat, img: &mut [u8; SCREEN_BYTES]) {
     let mut headers = vec![codes("X")];
@@ -36,13 +19,8 @@ pub fn draw(t: &TableData, f: NumFormat, img: &mut [u8; SCREEN_BYTES]) {
     for (c, h) in headers.iter().enumerate() {
         let x = c * COLUMN_PX;
         font::draw_large(img, 0, x + 6, h);
-        if c + 1 < 3 {
-            let rule = x + COLUMN_PX - 1;
-            for y in 0..56 {
-                img[y * 12 + rule / 8] |= 0x80 >> (rule % 8);
-            }
-        }
     }
+    column_rules(img);
     for (r, (x, ys)) in t.xs.iter().zip(&t.ys).enumerate() {
         let y = 8 * (r + 1);
         font::draw_large(img, y, 0, &cell(&real_text(*x, f)));
