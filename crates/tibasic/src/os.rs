@@ -191,6 +191,10 @@ pub struct OsState {
     pub stats: Vec<(u8, Real)>,
     /// The entry just run showed statistics results: no answer after them.
     pub results_shown: bool,
+    /// The statistics results on the home screen, while ▲ ▼ may still scroll them.
+    pub results_view: Option<crate::stats::ResultsView>,
+    /// STAT › CALC › SetUp…: the lists a statistics command without lists uses.
+    pub stat_setup: crate::stats::StatSetup,
     /// The window variables without a RAM address that differ from their defaults
     /// (`os/window.rs`), and the window before the last zoom (`ZPrevious`).
     pub window_extra: Vec<(u8, Real)>,
@@ -617,8 +621,19 @@ impl<'a> Os<'a> {
         }
         let wanted = c.lists();
         if lists.is_empty() {
-            for k in 0..wanted as u8 {
+            // The lists STAT CALC's SetUp… chose (L₁, and L₂ for two variables, until
+            // changed), with its frequency list if it chose one.
+            let setup = self.st.stat_setup;
+            let (names, freq) = if c == stats::Calc::OneVar {
+                (&setup.one[..1], setup.one[1])
+            } else {
+                (&setup.two[..2], setup.two[2])
+            };
+            for &k in names {
                 lists.push(self.list(k)?);
+            }
+            if freq > 0 {
+                lists.push(self.list(freq - 1)?);
             }
         }
         if lists.len() != wanted && lists.len() != wanted + 1 {
@@ -643,22 +658,41 @@ impl<'a> Os<'a> {
         }
         self.charge(cost::STAT + cost::STAT_POINT * points);
         let f = self.st.modes.format();
-        let mut lines = vec![font::encode(r.title).unwrap_or_default()];
+        let mut view = stats::ResultsView {
+            title: font::encode(r.title).unwrap_or_default(),
+            ..Default::default()
+        };
         if let Some(form) = r.form {
-            lines.push(font::encode(form).unwrap_or_default());
+            view.lines.push(font::encode(form).unwrap_or_default());
         }
         for (k, v) in &r.vars {
             let mut line = string_codes(&[PREFIX_STAT, *k]);
             line.push(b'=');
             line.extend(number_codes(*v, f));
-            lines.push(line);
+            view.lines.push(line);
         }
-        for l in lines {
-            self.home_line(&l, false);
-        }
+        self.show_results(&view);
+        self.st.results_view = Some(view);
         self.st.results_shown = true;
-        self.show_home();
         Ok(())
+    }
+
+    /// The statistics results screen: the home screen cleared, the title and the first six
+    /// result lines from the top, the cursor on the row below [I].
+    pub fn show_results(&mut self, view: &crate::stats::ResultsView) {
+        self.show_home();
+        let ram = self.hw.mem.ram_mut();
+        screen::clear_home(ram);
+        let rows = view.rows();
+        let mut chars = 0;
+        for (row, line) in rows.iter().enumerate() {
+            let line = screen::fit_line(line, true);
+            chars += line.len();
+            screen::write_at(ram, row, 0, &line);
+        }
+        screen::set_cursor(ram, rows.len().min(screen::ROWS - 1), 0);
+        self.st.scroll_pending = false;
+        self.charge(cost::DISP * rows.len() as u64 + cost::HOME_CHAR * chars as u64);
     }
 
     pub fn home_line(&mut self, codes: &[u8], right: bool) {

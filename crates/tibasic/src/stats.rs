@@ -556,3 +556,102 @@ fn med_med(d: &Data) -> Result<(Real, Real, [Point; 3]), ErrorKind> {
     let intercept = m(m(sy.sub(m(slope.mul(sx))?))?.div(int(3)))?;
     Ok((slope, intercept, summary))
 }
+
+/// STAT › CALC › `SetUp…`: the lists `1-Var Stats`, `2-Var Stats` and the regressions use
+/// when a program or entry names none (the TI-82 Guidebook, chapter 7). Lists are 0-5 for
+/// L₁-L₆; a frequency of 0 is `1` (every point once), 1-6 is L₁-L₆.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StatSetup {
+    /// 1-Var Stats: Xlist, Freq.
+    pub one: [u8; 2],
+    /// 2-Var Stats and the regressions: Xlist, Ylist, Freq.
+    pub two: [u8; 3],
+}
+
+impl Default for StatSetup {
+    /// L₁ for one variable; L₁ and L₂ for two; no frequency list.
+    fn default() -> Self {
+        StatSetup {
+            one: [0, 0],
+            two: [0, 1, 0],
+        }
+    }
+}
+
+impl StatSetup {
+    /// The setting behind line `line` of the SetUp screen (0 Xlist, 1 Freq of 1-Var Stats;
+    /// 2 Xlist, 3 Ylist, 4 Freq of 2-Var Stats).
+    pub fn slot(&mut self, line: usize) -> &mut u8 {
+        match line {
+            0 => &mut self.one[0],
+            1 => &mut self.one[1],
+            2 => &mut self.two[0],
+            3 => &mut self.two[1],
+            _ => &mut self.two[2],
+        }
+    }
+
+    /// Whether line `line` chooses a frequency (`1` or a list) rather than a list.
+    pub fn is_freq(line: usize) -> bool {
+        line == 1 || line == 4
+    }
+
+    /// Every setting in range.
+    pub fn valid(&self) -> bool {
+        self.one[0] < 6 && self.one[1] < 7 && self.two[0] < 6 && self.two[1] < 6 && self.two[2] < 7
+    }
+}
+
+/// A statistics command's results as the home screen shows them: the title on the top row,
+/// then one line a result, six at a time, scrolled with ▲ ▼ (a `↓` in the first column of
+/// the last row says more follow, a `↑` on the first row that some went by) [I].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ResultsView {
+    pub title: Vec<u8>,
+    /// Each result line's characters, without the first column (where the arrows go).
+    pub lines: Vec<Vec<u8>>,
+    /// The first line shown.
+    pub top: usize,
+}
+
+impl ResultsView {
+    /// Result lines shown at once: the title and these leave the last row for the cursor.
+    pub const ROWS: usize = 6;
+
+    /// The screen rows: the title, then the shown lines with their arrows.
+    pub fn rows(&self) -> Vec<Vec<u8>> {
+        let mut rows = vec![self.title.clone()];
+        let shown = self.lines.iter().skip(self.top).take(Self::ROWS);
+        let last = shown.len().saturating_sub(1);
+        for (i, l) in shown.enumerate() {
+            let mark = if i == 0 && self.top > 0 {
+                crate::font::encode("↑")
+                    .ok()
+                    .and_then(|c| c.first().copied())
+            } else if i == last && self.top + Self::ROWS < self.lines.len() {
+                crate::font::encode("↓")
+                    .ok()
+                    .and_then(|c| c.first().copied())
+            } else {
+                None
+            };
+            let mut row = vec![mark.unwrap_or(b' ')];
+            row.extend_from_slice(l);
+            rows.push(row);
+        }
+        rows
+    }
+
+    /// ▼ (`down`) or ▲: one line on or back, if there is one; whether it moved.
+    pub fn scroll(&mut self, down: bool) -> bool {
+        if down && self.top + Self::ROWS < self.lines.len() {
+            self.top += 1;
+            true
+        } else if !down && self.top > 0 {
+            self.top -= 1;
+            true
+        } else {
+            false
+        }
+    }
+}

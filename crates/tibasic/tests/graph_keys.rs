@@ -208,3 +208,58 @@ fn the_window_screen_sets_the_window() {
     assert_eq!(l6[0], 192.0);
     assert!((l6[1] - 202.0 / 94.0).abs() < 1e-12);
 }
+
+/// The window as a program reads it after `ks` on a graph of Y₁=X traced from the keypad.
+fn traced_window(ks: &[Key], shown: impl FnOnce(&Calc)) -> Vec<f64> {
+    let mut calc = calc_with_sources(&[("W", "{Xmin,Xmax,Ymin,Ymax}->L6")]).unwrap();
+    calc.run_for(100 * 6_000);
+    keys(
+        &mut calc,
+        &[Key::YEquals, Key::XTTheta, Key::Enter, Key::Trace],
+    );
+    keys(&mut calc, ks);
+    shown(&calc);
+    keys(&mut calc, &[Key::Clear]);
+    tibasic::firmware::start_program(&mut calc, "W").unwrap();
+    calc.run_for(1_000 * 6_000);
+    tibasic::firmware::read_list(calc.ram(), 6)
+        .unwrap()
+        .iter()
+        .map(|r| r.to_f64())
+        .collect()
+}
+
+/// TRACE past the screen's right edge pans the window: the point the cursor moves to (one
+/// ΔX past Xmax) comes to the middle column and the graph is drawn for the new window [I:
+/// how far the TI-82 pans is not documented here].
+#[test]
+fn trace_past_the_edge_pans_the_window() {
+    // From the middle column, 47 ► reach column 94 (X = 10); the 48th pans.
+    let x = 10.0 + DX;
+    let w = traced_window(&[Key::Right; 48], |calc| {
+        assert_eq!(glass(calc)[7], "X=10.212Y=10.212");
+        // The graph is Y=X over the new window: column 40 is X = x - 7ΔX, row (10 - X)/ΔY.
+        let r = ((10.0 - (x - 7.0 * DX)) / DY).round() as i64;
+        assert!(lit(calc, r, 40), "row {r}");
+        // The old graph's point in that column (X = -10 + 40ΔX, row 36) is gone.
+        assert!(!lit(calc, 36, 40));
+    });
+    assert!((w[0] - (x - 47.0 * DX)).abs() < 1e-9, "{w:?}");
+    assert!((w[1] - (x + 47.0 * DX)).abs() < 1e-9, "{w:?}");
+    assert_eq!(&w[2..], [-10.0, 10.0]);
+}
+
+/// ENTER while tracing (QuickZoom, the TI-82 Guidebook's chapter 3): the window is centred on
+/// the cursor's point, its width and height kept.
+#[test]
+fn enter_while_tracing_centres_the_window_on_the_point() {
+    let mut ks = vec![Key::Right; 10];
+    ks.push(Key::Enter);
+    // The cursor stays on the point, now in the middle column.
+    let w = traced_window(&ks, |calc| assert_eq!(glass(calc)[7], "X=2.1276Y=2.1276"));
+    let p = 10.0 * DX;
+    let want = [p - 10.0, p + 10.0, p - 10.0, p + 10.0];
+    for (got, want) in w.iter().zip(want) {
+        assert!((got - want).abs() < 1e-9, "{w:?}");
+    }
+}

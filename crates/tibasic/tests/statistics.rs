@@ -211,10 +211,6 @@ fn the_median_median_line_from_its_summary_points() {
     assert_eq!([stats::A, stats::B].map(|k| shown(&r, k)), ["1", "0"]);
 }
 
-fn glass_has(calc: &Calc, line: &str) -> bool {
-    glass(calc).iter().any(|l| l == line)
-}
-
 /// A statistics session from the keypad, as the Guidebook walks through one: the data typed
 /// into the list editor, STAT ► CALC `1:1-Var Stats`, ENTER; the results on the home screen
 /// and in the statistics variables programs read (VARS › Statistics).
@@ -237,10 +233,49 @@ fn a_statistics_session_from_stat_edit() {
     );
     keys(&mut calc, &[Key::Enter]);
     calc.run_for(2000 * 6_000);
-    // {4,8,6,2,5}: x̄ = 5, Σx = 25, sorted 2 4 5 6 8: Q1 = 3, Med = 5, Q3 = 7, maxX = 8.
-    for line in ["Med=5", "Q₃=7", "maxX=8"] {
-        assert!(glass_has(&calc, line), "{line}: {:?}", glass(&calc));
+    // {4,8,6,2,5}: x̄ = 5, Σx = 25, Σx² = 145, Sx = √(20/4), σx = √(20/5) = 2; sorted
+    // 2 4 5 6 8: minX = 2, Q1 = 3, Med = 5, Q3 = 7, maxX = 8. The results screen: the title,
+    // six results indented one column, `↓` before the last while more follow, the cursor's
+    // row below [I].
+    assert_eq!(
+        glass(&calc)[..7],
+        [
+            "1-Var Stats",
+            " x̄=5",
+            " Σx=25",
+            " Σx²=145",
+            " Sx=2.236067977",
+            " σx=2",
+            "↓n=5"
+        ]
+    );
+    // ▼ scrolls one result at a time, `↑` on the first row once one went by; at the end
+    // ▼ does nothing more.
+    keys(&mut calc, &[Key::Down]);
+    assert_eq!(glass(&calc)[1], "↑Σx=25");
+    assert_eq!(glass(&calc)[6], "↓minX=2");
+    // Eleven results, six at a time: four more steps reach maxX, and ▼ stops there.
+    for _ in 0..8 {
+        keys(&mut calc, &[Key::Down]);
     }
+    assert_eq!(
+        glass(&calc)[..7],
+        [
+            "1-Var Stats",
+            "↑n=5",
+            " minX=2",
+            " Q₁=3",
+            " Med=5",
+            " Q₃=7",
+            " maxX=8"
+        ]
+    );
+    keys(&mut calc, &[Key::Up]);
+    assert_eq!(glass(&calc)[1], "↑σx=2");
+    // Any other key leaves the results where they are and starts an entry.
+    keys(&mut calc, &[Key::K7]);
+    assert_eq!(glass(&calc)[1], "↑σx=2");
+    assert!(glass(&calc)[7].starts_with('7'), "{:?}", glass(&calc));
     tibasic::firmware::start_program(&mut calc, "M").unwrap();
     calc.run_for(500 * 6_000);
     let real = |v: u8| real_var(&calc, v).unwrap_or(f64::NAN);
@@ -263,4 +298,102 @@ fn regeq_is_the_fitted_equation() {
     assert!((real(b'B') - 48.0).abs() < 1e-9);
     // 1-Var Stats has no equation: RegEQ stays the last regression's.
     assert!((real(b'C') - 48.0).abs() < 1e-9);
+}
+
+/// STAT ► CALC `3:SetUp…` chooses the lists a statistics command without lists uses (the
+/// TI-82 Guidebook, chapter 7: Xlist and Freq for 1-Var Stats; Xlist, Ylist and Freq for
+/// 2-Var Stats and the regressions).
+#[test]
+fn setup_chooses_the_lists_of_a_command_without_lists() {
+    let src = "{1,2,3}->L1\n{10,20,30}->L2\n{2,2,4}->L3\n{1,1,3}->L4";
+    let mut calc = calc_with_sources(&[
+        ("D", src),
+        ("S", "1-Var Stats\nx̄->M\nn->N\nLinReg(ax+b)\na->A\nb->B"),
+    ])
+    .unwrap();
+    calc.run_for(100 * 6_000);
+    tibasic::firmware::start_program(&mut calc, "D").unwrap();
+    calc.run_for(500 * 6_000);
+    keys(&mut calc, &[Key::Stat, Key::Right, Key::K3]);
+    assert_eq!(
+        glass(&calc)[..7],
+        [
+            "1-Var Stats",
+            "Xlist:L₁",
+            "Freq:1",
+            "2-Var Stats",
+            "Xlist:L₁",
+            "Ylist:L₂",
+            "Freq:1"
+        ]
+    );
+    // The cursor's setting is in inverse video: 1-Var Stats' Xlist first.
+    assert!(inverted(&calc, 1, 6), "Xlist's L₁ is the cursor's");
+    // 1-Var Stats: Xlist L₂ (►), Freq L₄ (▼, ◄ wraps 1 → L₆, ◄ ◄ → L₄).
+    keys(
+        &mut calc,
+        &[Key::Right, Key::Down, Key::Left, Key::Left, Key::Left],
+    );
+    // 2-Var Stats: Xlist L₃ (▼, ► ►), Ylist L₁ (▼, ◄), Freq 1.
+    keys(
+        &mut calc,
+        &[Key::Down, Key::Right, Key::Right, Key::Down, Key::Left],
+    );
+    assert_eq!(
+        glass(&calc)[..7],
+        [
+            "1-Var Stats",
+            "Xlist:L₂",
+            "Freq:L₄",
+            "2-Var Stats",
+            "Xlist:L₃",
+            "Ylist:L₁",
+            "Freq:1"
+        ]
+    );
+    keys(&mut calc, &[Key::Second, Key::Mode]);
+    tibasic::firmware::start_program(&mut calc, "S").unwrap();
+    calc.run_for(5_000 * 6_000);
+    let fw = tibasic::firmware::BasicFirmware::of(&calc).unwrap();
+    assert!(fw.last_error().is_none(), "{:?}", fw.last_error());
+    let real = |v: u8| real_var(&calc, v).unwrap_or(f64::NAN);
+    // {10,20,30} with frequencies {1,1,3}: n = 5, x̄ = (10+20+90)/5 = 24.
+    assert_eq!((real(b'N'), real(b'M')), (5.0, 24.0));
+    // Points (2,1), (2,2), (4,3): the least-squares line through them is y = .75x + 0.
+    // (In 14 digits a comes out as .74999999999999, shown as .75 in 10.)
+    assert!((real(b'A') - 0.75).abs() < 1e-12 && real(b'B').abs() < 1e-12);
+}
+
+/// A save state keeps the SetUp… lists, the SetUp screen and the results still to scroll.
+#[test]
+fn a_save_state_keeps_setup_and_the_results_to_scroll() {
+    let restored = |calc: &Calc| {
+        let mut copy = Calc::new(tibasic::firmware::BasicFirmware::new());
+        copy.restore_bytes(std::path::Path::new("stats.state"), &calc.state_bytes())
+            .expect("a good state loads");
+        assert_eq!(glass(&copy), glass(calc));
+        copy
+    };
+    let mut calc = calc_with_sources(&[("D", "{1,2,3,4}->L2")]).unwrap();
+    calc.run_for(100 * 6_000);
+    tibasic::firmware::start_program(&mut calc, "D").unwrap();
+    calc.run_for(500 * 6_000);
+    keys(
+        &mut calc,
+        &[Key::Stat, Key::Right, Key::K3, Key::Right, Key::Down],
+    );
+    let mut copy = restored(&calc);
+    // The cursor is on Freq in the copy too: ► makes it L₁.
+    keys(&mut copy, &[Key::Right]);
+    assert_eq!(glass(&copy)[2], "Freq:L₁");
+    keys(&mut calc, &[Key::Clear]);
+    keys(&mut calc, &[Key::Stat, Key::Right, Key::K1, Key::Enter]);
+    calc.run_for(2000 * 6_000);
+    // Xlist L₂: n = 4, x̄ = 2.5.
+    assert_eq!(glass(&calc)[1], " x̄=2.5");
+    let mut copy = restored(&calc);
+    keys(&mut copy, &[Key::Down]);
+    keys(&mut calc, &[Key::Down]);
+    assert_eq!(glass(&copy), glass(&calc));
+    assert_eq!(glass(&copy)[1], "↑Σx=10");
 }

@@ -63,6 +63,22 @@ impl BasicFirmware {
         self.st.dirty = true;
     }
 
+    /// The window panned `columns` pixel columns (and centred on `centre_y`), the trace
+    /// cursor in the middle column.
+    fn pan_and_trace(
+        &mut self,
+        hw: &mut Hardware,
+        function: usize,
+        columns: i64,
+        centre_y: Option<Real>,
+    ) {
+        let r = Self::os(&mut self.st, hw).pan_window(columns, centre_y);
+        match r {
+            Ok(()) => self.trace_to(hw, function, 47),
+            Err(kind) => self.screen_error(kind),
+        }
+    }
+
     pub(super) fn key_graph(&mut self, hw: &mut Hardware, k: Key, trace: Option<Trace>) {
         let Some(second) = self.after_second(k) else {
             return;
@@ -80,7 +96,19 @@ impl BasicFirmware {
             (false, Key::Graph, _) => self.open_graph(hw, false),
             (false, Key::Left | Key::Right, Some(t)) => {
                 let step = if k == Key::Left { -1 } else { 1 };
-                self.trace_to(hw, t.function, t.column + step);
+                let column = t.column + step;
+                if (0..=94).contains(&column) {
+                    self.trace_to(hw, t.function, column);
+                } else {
+                    // Past the edge the window pans: the point the cursor moves to comes
+                    // to the middle column, the graph drawn again [I].
+                    self.pan_and_trace(hw, t.function, column - 47, None);
+                }
+            }
+            (false, Key::Enter, Some(t)) => {
+                // QuickZoom: the window centred on the cursor's point (on X alone where the
+                // function has no value).
+                self.pan_and_trace(hw, t.function, t.column - 47, t.y);
             }
             (false, Key::Up | Key::Down, Some(t)) if !selected.is_empty() => {
                 // The next (▼) or previous (▲) selected function, wrapping [I].

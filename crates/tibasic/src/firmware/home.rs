@@ -176,6 +176,7 @@ impl BasicFirmware {
         // home.
         if from_entry && self.st.shown == Shown::Graph {
             self.st.results_shown = false;
+            self.st.results_view = None;
             self.shell = Shell::Graph(None);
             self.st.dirty = true;
             return;
@@ -183,6 +184,10 @@ impl BasicFirmware {
         self.shell = Shell::Home;
         let mut os = Self::os(&mut self.st, hw);
         let results_shown = std::mem::take(&mut os.st.results_shown);
+        if !(from_entry && results_shown) {
+            // Only a typed statistics command leaves its results to scroll.
+            os.st.results_view = None;
+        }
         if from_entry && results_shown {
             // A typed statistics command: its results are the answer, already shown.
         } else if from_entry {
@@ -206,6 +211,19 @@ impl BasicFirmware {
         let Some(shift) = self.take_shift(k) else {
             return;
         };
+        // ▲ ▼ scroll a statistics command's results while nothing is typed; any other key
+        // leaves them on the screen as they are [I].
+        if let Some(mut view) = self.st.results_view.take() {
+            let arrow = matches!(k, Key::Up | Key::Down);
+            if shift == Shift::None && arrow && self.entry.is_empty() {
+                if view.scroll(k == Key::Down) {
+                    Self::os(&mut self.st, hw).show_results(&view);
+                    self.show_entry(hw);
+                }
+                self.st.results_view = Some(view);
+                return;
+            }
+        }
         match (shift, k) {
             // 2nd ENTRY: the last entry in place of the line; again, the one before it.
             (Shift::Second, Key::Enter) => {

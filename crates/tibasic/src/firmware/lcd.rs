@@ -47,6 +47,7 @@ impl BasicFirmware {
                 let glyph = home::cursor_glyph(self.shift, ed.line.insert, false);
                 ed.draw(&f, Some(glyph), &mut img);
             }
+            Shell::StatSetup(c) => c.draw(&self.st.stat_setup, &mut img),
             Shell::TblSet(t) => {
                 let glyph = home::cursor_glyph(self.shift, false, false);
                 t.draw(self.st.modes.format(), Some(glyph), &mut img);

@@ -127,9 +127,11 @@ impl BasicFirmware {
             CatalogAction::Open(screen) if from == CatalogFrom::Home => {
                 if screen == crate::shell::catalog::LIST_EDITOR {
                     self.open_list_editor();
+                } else if screen == crate::shell::catalog::STAT_SETUP {
+                    self.shell = Shell::StatSetup(Default::default());
+                    self.st.dirty = true;
                 } else {
-                    // A screen not built yet (STAT CALC's SetUp…) says so rather than
-                    // doing nothing.
+                    // A screen not built yet says so rather than doing nothing.
                     self.screen_error(ErrorKind::Unsupported(screen.to_string()));
                 }
             }

@@ -113,6 +113,8 @@ enum Shell {
     Graph(Option<crate::shell::graphing::Trace>),
     /// The matrix editor (MATRX ► EDIT).
     Matrix(MatrixEditor),
+    /// STAT › CALC › SetUp….
+    StatSetup(crate::shell::statsetup::SetUpCursor),
 }
 
 /// A pending key modifier.
@@ -360,6 +362,7 @@ impl BasicFirmware {
             Shell::Window(w) => self.key_window(hw, k, w),
             Shell::TblSet(t) => self.key_tblset(hw, k, t),
             Shell::Matrix(m) => self.key_matrix(hw, k, m),
+            Shell::StatSetup(c) => self.key_stat_setup(k, c),
             Shell::Running => {
                 if let Status::Waiting(w) = self.interp.status() {
                     self.key_wait(hw, k, w);

@@ -11,6 +11,20 @@ impl BasicFirmware {
         std::array::from_fn(|l| read_list(hw.mem.ram(), l as u8 + 1).unwrap_or_default())
     }
 
+    /// STAT › CALC › SetUp…: ◄ ► change the line's list at once (a statistics command
+    /// without lists uses it from then on); CLEAR and 2nd QUIT go home.
+    pub(super) fn key_stat_setup(&mut self, k: Key, mut c: crate::shell::statsetup::SetUpCursor) {
+        use crate::shell::statsetup::SetUpAction;
+        if let Some(second) = self.after_second(k) {
+            let quit = second && k == Key::Mode;
+            if quit || c.key(k, &mut self.st.stat_setup) == SetUpAction::Quit {
+                return self.go_home_screen();
+            }
+            self.shell = Shell::StatSetup(c);
+            self.st.dirty = true;
+        }
+    }
+
     pub(super) fn open_list_editor(&mut self) {
         self.shell = Shell::StatEdit(ListEditor::new());
         self.st.dirty = true;

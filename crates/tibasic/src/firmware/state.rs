@@ -5,7 +5,7 @@ use super::*;
 
 impl BasicFirmware {
     pub(super) fn save(&self, w: &mut StateWriter) {
-        w.u8(8); // format version of this firmware's state
+        w.u8(11); // format version of this firmware's state
         self.interp.save(w);
         let s = &self.st;
         w.u8(match s.shown {
@@ -114,6 +114,10 @@ impl BasicFirmware {
             Shell::StatEdit(ed) => {
                 w.u8(10);
                 ed.save(w);
+            }
+            Shell::StatSetup(c) => {
+                w.u8(20);
+                c.save(w);
             }
             Shell::Mode(c) => {
                 w.u8(5);
@@ -242,6 +246,23 @@ impl BasicFirmware {
                 None => w.bool(false),
             }
         }
+        // Version 11: the statistics results that ▲ ▼ scroll, the SetUp… lists.
+        match &self.st.results_view {
+            Some(v) => {
+                w.bool(true);
+                w.bytes(&v.title);
+                w.u32(v.lines.len() as u32);
+                for l in &v.lines {
+                    w.bytes(l);
+                }
+                w.u32(v.top as u32);
+            }
+            None => w.bool(false),
+        }
+        let s = &self.st.stat_setup;
+        for b in s.one.iter().chain(&s.two) {
+            w.u8(*b);
+        }
     }
 
     pub(super) fn load(&mut self, data: &[u8]) -> Result<(), StateError> {
@@ -251,8 +272,9 @@ impl BasicFirmware {
         // screen, version 4 no program editor, version 5 no power state, version 6 no entry
         // cursor nor ENTRY storage (one last entry), version 7 no statistics or extra window
         // variables.
+        // Versions 9 and 10 are kept for the plot screens and the modes in system RAM.
         let version = r.u8()?;
-        if !(1..=8).contains(&version) {
+        if !matches!(version, 1..=8 | 11) {
             return Err(StateError::Corrupt(
                 "unknown TI-BASIC runtime state version",
             ));
@@ -322,6 +344,9 @@ impl BasicFirmware {
             8 => Shell::Editor,
             9 if version >= 7 => Shell::Matrix(MatrixEditor::load(&mut r)?),
             10 if version >= 8 => Shell::StatEdit(crate::shell::stat::ListEditor::load(&mut r)?),
+            20 if version >= 11 => {
+                Shell::StatSetup(crate::shell::statsetup::SetUpCursor::load(&mut r)?)
+            }
             13 if version >= 8 => Shell::Table(crate::table::TableData::load(&mut r)?),
             15 if version >= 8 => Shell::TblSet(crate::shell::tblset::TblSet::load(&mut r)?),
             14 if version >= 8 => Shell::Window(crate::shell::window::WindowEditor::load(&mut r)?),
@@ -522,6 +547,38 @@ impl BasicFirmware {
                     }
                     *slot = Some(p);
                 }
+            }
+        }
+        if version >= 11 {
+            if r.bool()? {
+                let corrupt = || StateError::Corrupt("statistics results");
+                let mut v = crate::stats::ResultsView {
+                    title: r.bytes()?.to_vec(),
+                    ..Default::default()
+                };
+                let n = r.u32()? as usize;
+                if n > 32 || v.title.len() > 32 {
+                    return Err(corrupt());
+                }
+                for _ in 0..n {
+                    let l = r.bytes()?.to_vec();
+                    if l.len() > 64 {
+                        return Err(corrupt());
+                    }
+                    v.lines.push(l);
+                }
+                v.top = r.u32()? as usize;
+                if v.top > n {
+                    return Err(corrupt());
+                }
+                f.st.results_view = Some(v);
+            }
+            let s = &mut f.st.stat_setup;
+            for b in s.one.iter_mut().chain(s.two.iter_mut()) {
+                *b = r.u8()?;
+            }
+            if !s.valid() {
+                return Err(StateError::Corrupt("SetUp… lists"));
             }
         }
         r.done()?;

@@ -231,3 +231,21 @@ fn link_screens_without_their_transfer_are_refused() {
         });
     });
 }
+
+#[test]
+fn setup_lists_and_results_out_of_range_are_refused() {
+    let calc = calc_running("Disp 1\nPause");
+    refused(&calc, "SetUp… Ylist past L₆", |f| {
+        f.st.stat_setup.two[1] = 6
+    });
+    refused(&calc, "SetUp… Freq past L₆", |f| {
+        f.st.stat_setup.one[1] = 7
+    });
+    refused(&calc, "results scrolled past their end", |f| {
+        f.st.results_view = Some(crate::stats::ResultsView {
+            title: b"1-Var Stats".to_vec(),
+            lines: vec![b"n=1".to_vec()],
+            top: 2,
+        })
+    });
+}

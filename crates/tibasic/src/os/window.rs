@@ -82,6 +82,32 @@ impl Os<'_> {
         self.update_deltas()
     }
 
+    /// TRACE past the screen's left or right edge, or ENTER while tracing (QuickZoom, the
+    /// TI-82 Guidebook's chapter 3): the window moved `columns` pixel columns along X, its
+    /// width and scales kept; with `centre_y`, Ymin and Ymax centred on it; the graph drawn
+    /// again. Not a zoom: ZPrevious keeps what it had [I].
+    pub fn pan_window(&mut self, columns: i64, centre_y: Option<Real>) -> Result<(), ErrorKind> {
+        let m = crate::eval::math;
+        let mut w = self.window_now();
+        let dx = w[1]
+            .sub(w[0])
+            .and_then(|d| d.div(Real::from_i64(94)))
+            .map_err(m)?;
+        let shift = dx.mul(Real::from_i64(columns)).map_err(m)?;
+        w[0] = w[0].add(shift).map_err(m)?;
+        w[1] = w[1].add(shift).map_err(m)?;
+        if let Some(y) = centre_y {
+            let half = w[4]
+                .sub(w[3])
+                .and_then(|d| d.div(Real::from_i64(2)))
+                .map_err(m)?;
+            w[3] = y.sub(half).map_err(m)?;
+            w[4] = y.add(half).map_err(m)?;
+        }
+        self.set_window(w)?;
+        self.clear_draw()
+    }
+
     /// A zoom: the window before it is kept for `ZPrevious`.
     fn zoom_to(&mut self, w: [Real; 6]) -> Result<(), ErrorKind> {
         self.st.zprevious = Some(self.window_now());

@@ -49,7 +49,7 @@ pub const ZOOM: Catalog = Catalog {
 
 /// The screen STAT › EDIT › `1:Edit…` opens.
 pub const LIST_EDITOR: &str = "list editor";
-/// The screen STAT › CALC › `3:SetUp…` would open (not built yet: the statistics issue).
+/// The screen STAT › CALC › `3:SetUp…` opens (`shell/statsetup.rs`).
 pub const STAT_SETUP: &str = "SetUp…";
 
 /// STAT (the STAT key): the list editor and the list commands, the statistics. The CALC

@@ -10,6 +10,7 @@ pub mod matrix;
 pub mod mem;
 pub mod mode;
 pub mod stat;
+pub mod statsetup;
 pub mod table;
 pub mod tblset;
 pub mod window;
