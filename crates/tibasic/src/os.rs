@@ -1324,7 +1324,7 @@ impl Sys for Os<'_> {
             (INDPNT_AUTO | INDPNT_ASK, 0) => self.st.modes.indpnt_ask = tok == INDPNT_ASK,
             (DEPEND_AUTO | DEPEND_ASK, 0) => self.st.modes.depend_ask = tok == DEPEND_ASK,
             (DISP_TABLE, 0) => {
-                let t = self.table_data(0)?;
+                let t = self.table_data(0, 0)?;
                 return Ok(Step::Wait(crate::interp::Wait::Table(t)));
             }
             (

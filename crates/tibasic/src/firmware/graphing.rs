@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::shell::graphing::{function_token, Trace, YEditor, FUNCTIONS};
+use crate::shell::table::{TableScreen, X_ENTRY_MAX};
 
 /// The longest expression the Y= editor takes [I].
 const EXPRESSION_LIMIT: usize = 200;
@@ -245,32 +246,122 @@ impl BasicFirmware {
     }
 
     /// TABLE (2nd GRAPH): the table from row `first`.
-    pub(super) fn open_table(&mut self, hw: &mut Hardware, first: i64) {
-        let t = {
-            let mut os = Self::os(&mut self.st, hw);
-            os.table_data(first)
-        };
+    /// TABLE (2nd TABLE): the table from TblMin (or TblInput's first value), the cursor on
+    /// the first X.
+    pub(super) fn open_table(&mut self, hw: &mut Hardware) {
+        let t = Self::os(&mut self.st, hw).table_data(0, 0);
         match t {
-            Ok(t) => self.shell = Shell::Table(t),
+            Ok(t) => self.shell = Shell::Table(TableScreen::new(t)),
             Err(kind) => self.screen_error(kind),
         }
         self.st.dirty = true;
     }
 
-    /// ▲ ▼ scroll the table a row (X by ΔTbl); CLEAR or 2nd QUIT go home.
-    pub(super) fn key_table(&mut self, hw: &mut Hardware, k: Key, t: crate::table::TableData) {
-        let Some(second) = self.after_second(k) else {
-            return;
-        };
-        match (second, k) {
-            (true, Key::Mode) | (_, Key::Clear) => self.go_home_screen(),
-            (false, Key::Down) => self.open_table(hw, t.first + 1),
-            (false, Key::Up) => self.open_table(hw, t.first - 1),
-            (false, Key::Graph) => self.open_graph(hw, false),
-            (false, Key::YEquals) => self.open_y_editor(hw),
-            _ => {}
+    /// The table computed again from its row `first` and function `fn_first`, the cursor and
+    /// the cells asked for kept.
+    fn refresh_table(
+        &mut self,
+        hw: &mut Hardware,
+        mut t: TableScreen,
+        first: i64,
+        fn_first: usize,
+    ) {
+        let data = Self::os(&mut self.st, hw).table_data(first, fn_first);
+        match data {
+            Ok(data) => {
+                t.data = data;
+                t.fn_first = fn_first;
+                t.col = t.col.min(t.data.functions.len());
+                self.shell = Shell::Table(t);
+            }
+            Err(kind) => self.screen_error(kind),
         }
         self.st.dirty = true;
+    }
+
+    /// The TABLE screen's keys (the TI-82 Guidebook's chapter on tables): ▲ ▼ move the
+    /// cursor a row, scrolling the table a row (X by ΔTbl) at its top and bottom; ◄ ► move
+    /// between X and the functions, bringing in the next selected function past the last
+    /// column. IndpntAsk: a value typed in the X column is stored in TblInput at that row on
+    /// ENTER (which then moves down), ▲ or ▼ (a new row after the last), DEL takes the row's
+    /// value out. DependAsk:
+    /// ENTER on a function's cell shows its value. CLEAR drops what is typed, or goes home;
+    /// 2nd QUIT goes home; GRAPH and Y= open their screens.
+    pub(super) fn key_table(&mut self, hw: &mut Hardware, mut k: Key, mut t: TableScreen) {
+        let shift = std::mem::take(&mut self.shift);
+        let (indpnt_ask, depend_ask) = (self.st.modes.indpnt_ask, self.st.modes.depend_ask);
+        let mut first = t.data.first;
+        let mut fn_first = t.fn_first;
+        if matches!(k, Key::Enter | Key::Up | Key::Down) {
+            if let Some(e) = t.entry.take() {
+                if !e.is_empty() {
+                    let v = match self.eval_typed(hw, &e.tokens).and_then(|v| v.real()) {
+                        Ok(v) => v,
+                        Err(kind) => return self.screen_error(kind),
+                    };
+                    let at = usize::try_from(first + t.row as i64).unwrap_or(0);
+                    let input = &mut self.st.tbl_input;
+                    if at < input.len() {
+                        input[at] = v;
+                    } else if input.len() < 99 {
+                        input.push(v);
+                    }
+                }
+                // The table with the new value; ENTER then moves on a row as ▼ does.
+                match Self::os(&mut self.st, hw).table_data(first, fn_first) {
+                    Ok(data) => t.data = data,
+                    Err(kind) => return self.screen_error(kind),
+                }
+                if k == Key::Enter {
+                    k = Key::Down;
+                }
+            }
+        }
+        let rows = t.data.xs.len();
+        // IndpntAsk: a blank row after TblInput's values takes a new one.
+        let last_row = if indpnt_ask {
+            let room = usize::try_from(first).map_or(0, |f| f + rows) < 99;
+            (rows + usize::from(room)).clamp(1, crate::table::ROWS) - 1
+        } else {
+            crate::table::ROWS - 1
+        };
+        let asked = self.st.tbl_input.len() as i64;
+        let selected = Self::functions(hw)
+            .iter()
+            .filter(|f| f.1 && !f.0.is_empty())
+            .count();
+        match (shift, k) {
+            (Shift::Second, Key::Mode) => return self.go_home_screen(),
+            (Shift::None, Key::Graph) => return self.open_graph(hw, false),
+            (Shift::None, Key::YEquals) => return self.open_y_editor(hw),
+            (_, Key::Clear) if t.entry.is_some() => t.entry = None,
+            (_, Key::Clear) => return self.go_home_screen(),
+            (_, Key::Down) if t.row < last_row => t.row += 1,
+            (_, Key::Down) if !indpnt_ask || first + (last_row as i64) < asked => first += 1,
+            (_, Key::Up) if t.row > 0 => t.row -= 1,
+            (_, Key::Up) if !indpnt_ask || first > 0 => first -= 1,
+            (_, Key::Left) if t.entry.is_none() && t.col > 1 => t.col -= 1,
+            (_, Key::Left) if t.entry.is_none() && t.col == 1 && fn_first > 0 => fn_first -= 1,
+            (_, Key::Left) if t.entry.is_none() && t.col == 1 => t.col = 0,
+            (_, Key::Right) if t.entry.is_none() && t.col < t.data.functions.len() => t.col += 1,
+            (_, Key::Right) if t.entry.is_none() && fn_first + t.col < selected => fn_first += 1,
+            (_, Key::Enter) if depend_ask && t.col > 0 => t.ask(),
+            (Shift::None, Key::Del) if indpnt_ask && t.col == 0 && t.entry.is_none() => {
+                let at = usize::try_from(first + t.row as i64).unwrap_or(usize::MAX);
+                if at < self.st.tbl_input.len() {
+                    self.st.tbl_input.remove(at);
+                }
+            }
+            _ if indpnt_ask && t.col == 0 => {
+                let mut e = t.entry.take().unwrap_or_default();
+                if edit_line(&mut self.shift, &mut e, shift, k, X_ENTRY_MAX) || !e.is_empty() {
+                    t.entry = Some(e);
+                }
+            }
+            (Shift::None, Key::Second) => self.shift = Shift::Second,
+            _ => {}
+        }
+        self.refresh_table(hw, t, first, fn_first);
     }
 
     /// The Y= editor's function under edit stored in the VAT.

@@ -255,7 +255,7 @@ impl BasicFirmware {
                 self.st.dirty = true;
             }
             (Shift::None, Key::YEquals) => self.open_y_editor(hw),
-            (Shift::Second, Key::Graph) => self.open_table(hw, 0),
+            (Shift::Second, Key::Graph) => self.open_table(hw),
             (Shift::None, Key::Window) => self.open_window(hw),
             (Shift::Second, Key::Window) => self.open_tblset(hw),
             (Shift::None, Key::Graph) => self.open_graph(hw, false),

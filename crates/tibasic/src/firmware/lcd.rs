@@ -56,7 +56,15 @@ impl BasicFirmware {
                 let glyph = home::cursor_glyph(self.shift, false, false);
                 w.draw(self.st.modes.format(), Some(glyph), &mut img);
             }
-            Shell::Table(t) => crate::shell::table::draw(t, self.st.modes.format(), &mut img),
+            Shell::Table(t) => {
+                let glyph = home::cursor_glyph(self.shift, false, false);
+                t.draw(
+                    self.st.modes.format(),
+                    self.st.modes.depend_ask,
+                    Some(glyph),
+                    &mut img,
+                )
+            }
             Shell::Graph(t) => {
                 img.copy_from_slice(screen::plot(ram));
                 if let Some(t) = t {
@@ -76,7 +84,8 @@ impl BasicFirmware {
                 if let Status::Waiting(Wait::Menu { title, items, .. }) = self.interp.status() {
                     draw_menu(&title, &items, self.menu_sel, &mut img);
                 } else if let Status::Waiting(Wait::Table(t)) = self.interp.status() {
-                    crate::shell::table::draw(&t, self.st.modes.format(), &mut img);
+                    let depend_ask = self.st.modes.depend_ask;
+                    crate::shell::table::draw(&t, self.st.modes.format(), depend_ask, &mut img);
                 } else if let Status::Waiting(Wait::GraphCursor(c)) = self.interp.status() {
                     img.copy_from_slice(screen::plot(ram));
                     crate::shell::graphing::draw_cursor(&mut img, c.row, c.col, c.corner);

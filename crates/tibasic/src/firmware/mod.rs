@@ -108,7 +108,7 @@ enum Shell {
     /// The WINDOW screen.
     Window(crate::shell::window::WindowEditor),
     /// The table (2nd TABLE).
-    Table(crate::table::TableData),
+    Table(crate::shell::table::TableScreen),
     /// The graph (GRAPH), with the TRACE cursor if tracing.
     Graph(Option<crate::shell::graphing::Trace>),
     /// The matrix editor (MATRX ► EDIT).

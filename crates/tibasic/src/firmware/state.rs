@@ -90,7 +90,7 @@ impl BasicFirmware {
                 ed.save(w);
             }
             Shell::Table(t) => {
-                w.u8(13);
+                w.u8(21);
                 t.save(w);
             }
             Shell::Window(win) => {
@@ -347,7 +347,10 @@ impl BasicFirmware {
             20 if version >= 11 => {
                 Shell::StatSetup(crate::shell::statsetup::SetUpCursor::load(&mut r)?)
             }
-            13 if version >= 8 => Shell::Table(crate::table::TableData::load(&mut r)?),
+            13 if version >= 8 => Shell::Table(crate::shell::table::TableScreen::new(
+                crate::table::TableData::load(&mut r)?,
+            )),
+            21 if version >= 11 => Shell::Table(crate::shell::table::TableScreen::load(&mut r)?),
             15 if version >= 8 => Shell::TblSet(crate::shell::tblset::TblSet::load(&mut r)?),
             14 if version >= 8 => Shell::Window(crate::shell::window::WindowEditor::load(&mut r)?),
             11 if version >= 8 => Shell::YEditor(crate::shell::graphing::YEditor::load(&mut r)?),

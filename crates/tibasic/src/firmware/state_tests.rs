@@ -249,3 +249,26 @@ fn setup_lists_and_results_out_of_range_are_refused() {
         })
     });
 }
+
+#[test]
+fn table_cursors_out_of_range_are_refused() {
+    let calc = calc_running("Disp 1\nPause");
+    let table = |row, col| {
+        let data = crate::table::TableData {
+            first: 0,
+            functions: vec![0x10],
+            xs: vec![Real::ZERO],
+            ys: vec![vec![None]],
+        };
+        let mut t = crate::shell::table::TableScreen::new(data);
+        t.row = row;
+        t.col = col;
+        Shell::Table(t)
+    };
+    refused(&calc, "table cursor past the rows", |f| {
+        f.shell = table(6, 0)
+    });
+    refused(&calc, "table cursor past the columns", |f| {
+        f.shell = table(0, 3)
+    });
+}

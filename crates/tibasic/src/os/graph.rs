@@ -123,14 +123,19 @@ impl Os<'_> {
         v
     }
 
-    /// The table from row `first` (X = TblMin + row·ΔTbl): the first two selected
-    /// functions' values, `None` where one has none.
-    pub fn table_data(&mut self, first: i64) -> Result<crate::table::TableData, ErrorKind> {
+    /// The table from row `first` (X = TblMin + row·ΔTbl): two selected functions' values
+    /// from the `fn_first`th on, `None` where one has none.
+    pub fn table_data(
+        &mut self,
+        first: i64,
+        fn_first: usize,
+    ) -> Result<crate::table::TableData, ErrorKind> {
         use crate::table::{TableData, FUNCTION_COLUMNS, ROWS};
         let m = crate::eval::math;
         let first = first.clamp(-1_000_000, 1_000_000);
         let functions: Vec<u8> = (0x10..=0x19u8)
             .filter(|&k| matches!(self.equation_tokens(k), Some((t, true)) if !t.is_empty()))
+            .skip(fn_first)
             .take(FUNCTION_COLUMNS)
             .collect();
         let (min, step) = (self.window_get(0x1A), self.window_get(0x21));
