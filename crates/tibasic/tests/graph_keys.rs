@@ -263,3 +263,32 @@ fn enter_while_tracing_centres_the_window_on_the_point() {
         assert!((got - want).abs() < 1e-9, "{w:?}");
     }
 }
+
+/// GRAPH's free-moving cursor (the TI-82 Guidebook's chapter 3): an arrow brings a cross
+/// into the middle of the graph and moves it a pixel; the bottom line shows the point there,
+/// X = Xmin + col·ΔX and Y = Ymax − row·ΔY (spec §6.2).
+#[test]
+fn the_arrows_move_a_free_cursor_over_the_graph() {
+    let mut calc = calc_with_sources(&[]).unwrap();
+    calc.run_for(100 * 6_000);
+    keys(&mut calc, &[Key::Graph]);
+    let before: Vec<bool> = (0..63).map(|r| lit(&calc, r, 48)).collect();
+    keys(&mut calc, &[Key::Right]);
+    // Column 48: X = 20/94 = .21276…; row 31: Y = 0.
+    assert_eq!(glass(&calc)[7], "X=.21276Y=0");
+    keys(&mut calc, &[Key::Up]);
+    // Row 30: Y = 10 − 30·20/62 = .32258…
+    assert_eq!(glass(&calc)[7], "X=.21276Y=.32258");
+    // The cross is drawn over the graph on the glass (its middle pixel flipped), not into it.
+    let glass_px = |r: usize, c: usize| calc.lcd().pixel(c, r);
+    assert_ne!(glass_px(30, 48), before[30]);
+    assert_eq!(lit(&calc, 30, 48), before[30]);
+    // It stops at the edges.
+    keys(&mut calc, &[Key::Up; 40]);
+    assert!(glass(&calc)[7].ends_with("Y=10"), "{:?}", glass(&calc));
+    // GRAPH takes it away; CLEAR goes home.
+    keys(&mut calc, &[Key::Graph]);
+    assert!(!glass(&calc)[7].starts_with("X="));
+    keys(&mut calc, &[Key::Left, Key::Clear]);
+    assert!(!glass(&calc)[7].starts_with("X="));
+}

@@ -1,7 +1,7 @@
 //! Y=, GRAPH and TRACE from the keypad (the screens: `crate::shell::graphing`).
 
 use super::*;
-use crate::shell::graphing::{function_token, Trace, YEditor, FUNCTIONS};
+use crate::shell::graphing::{function_token, FreeCursor, Trace, YEditor, FUNCTIONS};
 use crate::shell::table::{TableScreen, X_ENTRY_MAX};
 
 /// The longest expression the Y= editor takes [I].
@@ -80,6 +80,32 @@ impl BasicFirmware {
         }
     }
 
+    /// GRAPH's free-moving cursor: the arrows move it a pixel (stopping at the edges), the
+    /// bottom line showing the point there; CLEAR and 2nd QUIT go home, TRACE traces, GRAPH
+    /// takes the cursor away [I].
+    pub(super) fn key_graph_free(&mut self, hw: &mut Hardware, k: Key, mut c: FreeCursor) {
+        let (dr, dc) = match k {
+            Key::Up => (-1, 0),
+            Key::Down => (1, 0),
+            Key::Left => (0, -1),
+            Key::Right => (0, 1),
+            _ => return self.key_graph(hw, k, None),
+        };
+        if self.shift != Shift::None {
+            return self.key_graph(hw, k, None);
+        }
+        c.row = (c.row + dr).clamp(0, 62);
+        c.col = (c.col + dc).clamp(0, 94);
+        match Self::os(&mut self.st, hw).pixel_point(c.row, c.col) {
+            Ok((x, y)) => {
+                (c.x, c.y) = (x, y);
+                self.shell = Shell::GraphFree(c);
+            }
+            Err(kind) => self.screen_error(kind),
+        }
+        self.st.dirty = true;
+    }
+
     pub(super) fn key_graph(&mut self, hw: &mut Hardware, k: Key, trace: Option<Trace>) {
         let Some(second) = self.after_second(k) else {
             return;
@@ -105,6 +131,11 @@ impl BasicFirmware {
                     // to the middle column, the graph drawn again [I].
                     self.pan_and_trace(hw, t.function, column - 47, None);
                 }
+            }
+            (false, Key::Up | Key::Down | Key::Left | Key::Right, None) => {
+                // The free-moving cursor appears in the middle of the graph, moved by the
+                // arrow that brought it.
+                return self.key_graph_free(hw, k, FreeCursor::middle());
             }
             (false, Key::Enter, Some(t)) => {
                 // QuickZoom: the window centred on the cursor's point (on X alone where the

@@ -48,6 +48,10 @@ impl BasicFirmware {
                 ed.draw(&f, Some(glyph), &mut img);
             }
             Shell::StatSetup(c) => c.draw(&self.st.stat_setup, &mut img),
+            Shell::GraphFree(c) => {
+                img.copy_from_slice(screen::plot(ram));
+                c.draw(self.st.modes.format(), &mut img);
+            }
             Shell::TblSet(t) => {
                 let glyph = home::cursor_glyph(self.shift, false, false);
                 t.draw(self.st.modes.format(), Some(glyph), &mut img);

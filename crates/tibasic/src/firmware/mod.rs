@@ -113,6 +113,8 @@ enum Shell {
     Graph(Option<crate::shell::graphing::Trace>),
     /// The matrix editor (MATRX ► EDIT).
     Matrix(MatrixEditor),
+    /// The graph with GRAPH's free-moving cursor.
+    GraphFree(crate::shell::graphing::FreeCursor),
     /// STAT › CALC › SetUp….
     StatSetup(crate::shell::statsetup::SetUpCursor),
 }
@@ -363,6 +365,7 @@ impl BasicFirmware {
             Shell::TblSet(t) => self.key_tblset(hw, k, t),
             Shell::Matrix(m) => self.key_matrix(hw, k, m),
             Shell::StatSetup(c) => self.key_stat_setup(k, c),
+            Shell::GraphFree(c) => self.key_graph_free(hw, k, c),
             Shell::Running => {
                 if let Status::Waiting(w) = self.interp.status() {
                     self.key_wait(hw, k, w);

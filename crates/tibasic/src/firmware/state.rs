@@ -119,6 +119,10 @@ impl BasicFirmware {
                 w.u8(20);
                 c.save(w);
             }
+            Shell::GraphFree(c) => {
+                w.u8(22);
+                c.save(w);
+            }
             Shell::Mode(c) => {
                 w.u8(5);
                 w.u32(c.row as u32);
@@ -350,6 +354,9 @@ impl BasicFirmware {
             13 if version >= 8 => Shell::Table(crate::shell::table::TableScreen::new(
                 crate::table::TableData::load(&mut r)?,
             )),
+            22 if version >= 11 => {
+                Shell::GraphFree(crate::shell::graphing::FreeCursor::load(&mut r)?)
+            }
             21 if version >= 11 => Shell::Table(crate::shell::table::TableScreen::load(&mut r)?),
             15 if version >= 8 => Shell::TblSet(crate::shell::tblset::TblSet::load(&mut r)?),
             14 if version >= 8 => Shell::Window(crate::shell::window::WindowEditor::load(&mut r)?),

@@ -108,6 +108,18 @@ impl Os<'_> {
         self.clear_draw()
     }
 
+    /// The point of pixel (`row`, `col`): X = Xmin + col·ΔX, Y = Ymax − row·ΔY (spec §6.2).
+    pub fn pixel_point(&self, row: i64, col: i64) -> Result<(Real, Real), ErrorKind> {
+        let m = crate::eval::math;
+        let int = Real::from_i64;
+        let (xmin, ymax) = (self.window_get(0x0A), self.window_get(0x0D));
+        let (dx, dy) = (self.window_get(0x26), self.window_get(0x27));
+        Ok((
+            xmin.add(dx.mul(int(col)).map_err(m)?).map_err(m)?,
+            ymax.sub(dy.mul(int(row)).map_err(m)?).map_err(m)?,
+        ))
+    }
+
     /// A zoom: the window before it is kept for `ZPrevious`.
     fn zoom_to(&mut self, w: [Real; 6]) -> Result<(), ErrorKind> {
         self.st.zprevious = Some(self.window_now());
@@ -143,16 +155,9 @@ impl Os<'_> {
     ) -> Result<(), ErrorKind> {
         let m = crate::eval::math;
         let int = Real::from_i64;
-        let [xmin, _, xscl, _, ymax, yscl] = self.window_now();
+        let [_, _, xscl, _, _, yscl] = self.window_now();
         let (dx, dy) = (self.window_get(0x26), self.window_get(0x27));
-        let at = |os: &Self, r: i64, c: i64| -> Result<(Real, Real), ErrorKind> {
-            let _ = os;
-            Ok((
-                xmin.add(dx.mul(int(c)).map_err(m)?).map_err(m)?,
-                ymax.sub(dy.mul(int(r)).map_err(m)?).map_err(m)?,
-            ))
-        };
-        let (x, y) = at(self, row, col)?;
+        let (x, y) = self.pixel_point(row, col)?;
         let half = |d: Real, n: i64, f: Real, out: bool| -> Result<Real, ErrorKind> {
             let w = d.mul(int(n)).map_err(m)?;
             let w = if out { w.mul(f) } else { w.div(f) }.map_err(m)?;
@@ -194,7 +199,7 @@ impl Os<'_> {
                 let Some((r2, c2)) = corner else {
                     return Err(ErrorKind::Argument);
                 };
-                let (x2, y2) = at(self, r2, c2)?;
+                let (x2, y2) = self.pixel_point(r2, c2)?;
                 if x == x2 || y == y2 {
                     return Err(ErrorKind::WindowRange);
                 }

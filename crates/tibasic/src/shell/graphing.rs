@@ -148,13 +148,7 @@ impl Trace {
         top.push(b'=');
         top.extend(crate::os::string_codes(&self.tokens));
         font::draw_large(img, 0, 0, &top[..top.len().min(16)]);
-        let mut bottom = coordinate("X=", self.x, f);
-        bottom.resize(8, b' ');
-        match self.y {
-            Some(y) => bottom.extend(coordinate("Y=", y, f)),
-            None => bottom.extend(b"Y="),
-        }
-        font::draw_large(img, 56, 0, &bottom[..bottom.len().min(16)]);
+        draw_coordinates(img, self.x, self.y, f);
         if let Some(r) = row {
             draw_cursor(img, r, self.column, None);
         }
@@ -197,6 +191,62 @@ pub fn draw_cursor(img: &mut [u8; SCREEN_BYTES], row: i64, col: i64, corner: Opt
         (0, 2),
     ] {
         flip(row + dr, col + dc);
+    }
+}
+
+/// The bottom line: `X=` and `Y=` (`Y=` alone where there is no value), each number cut to
+/// six characters [I].
+fn draw_coordinates(img: &mut [u8; SCREEN_BYTES], x: Real, y: Option<Real>, f: NumFormat) {
+    let mut bottom = coordinate("X=", x, f);
+    bottom.resize(8, b' ');
+    match y {
+        Some(y) => bottom.extend(coordinate("Y=", y, f)),
+        None => bottom.extend(b"Y="),
+    }
+    font::draw_large(img, 56, 0, &bottom[..bottom.len().min(16)]);
+}
+
+/// The free-moving cursor of GRAPH's arrows (the TI-82 Guidebook's chapter 3): a pixel and
+/// the point there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FreeCursor {
+    pub row: i64,
+    pub col: i64,
+    pub x: Real,
+    pub y: Real,
+}
+
+impl FreeCursor {
+    /// At the graph's middle pixel (row 31, column 47); the point is set when it moves.
+    pub fn middle() -> FreeCursor {
+        FreeCursor {
+            row: 31,
+            col: 47,
+            x: Real::ZERO,
+            y: Real::ZERO,
+        }
+    }
+
+    /// The cross at its pixel and the point's coordinates on the bottom line.
+    pub fn draw(&self, f: NumFormat, img: &mut [u8; SCREEN_BYTES]) {
+        draw_cursor(img, self.row, self.col, None);
+        draw_coordinates(img, self.x, Some(self.y), f);
+    }
+
+    pub fn save(&self, w: &mut StateWriter) {
+        w.u8(self.row as u8);
+        w.u8(self.col as u8);
+        crate::interp::put_real(w, self.x);
+        crate::interp::put_real(w, self.y);
+    }
+
+    pub fn load(r: &mut StateReader) -> Result<FreeCursor, StateError> {
+        let (row, col) = (i64::from(r.u8()?), i64::from(r.u8()?));
+        let (x, y) = (crate::interp::get_real(r)?, crate::interp::get_real(r)?);
+        if row > 62 || col > 94 {
+            return Err(StateError::Corrupt("graph cursor"));
+        }
+        Ok(FreeCursor { row, col, x, y })
     }
 }
 
