@@ -26,6 +26,8 @@ mod draw;
 mod graph;
 mod plots;
 pub use plots::StatPlot;
+mod trace;
+pub use trace::ModePoint;
 mod window;
 pub use graph::equation_in;
 pub use window::default_value as window_default;
@@ -256,7 +258,10 @@ pub fn number_codes(r: Real, f: NumFormat) -> Vec<u8> {
 
 /// The display characters of a string literal's tokens.
 pub fn string_codes(tokens: &[u8]) -> Vec<u8> {
-    let text = detokenize(tokens, Spelling::Display);
+    // The TI-82's character set has no subscript n (nor minus): `Uₙ₋₁` shows as `Un-₁` [I].
+    let text = detokenize(tokens, Spelling::Display)
+        .replace('ₙ', "n")
+        .replace('₋', "-");
     font::encode(&text).unwrap_or_else(|_| text.bytes().filter(|b| b.is_ascii()).collect())
 }
 

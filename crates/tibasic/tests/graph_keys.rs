@@ -292,3 +292,64 @@ fn the_arrows_move_a_free_cursor_over_the_graph() {
     keys(&mut calc, &[Key::Left, Key::Clear]);
     assert!(!glass(&calc)[7].starts_with("X="));
 }
+
+/// The Y= editor follows the graphing mode (the TI-82 Guidebook's Y= editor in each mode):
+/// Par lists the pairs `X₁ᴛ` `Y₁ᴛ`…, Pol `r₁`…`r₆`, Seq `Uₙ` `Vₙ`; what is typed there is the
+/// equation programs and graphs use, and a pair is selected by its X part.
+#[test]
+fn the_y_editor_lists_the_graphing_modes_equations() {
+    let mut calc = calc_with_sources(&[("P", "Param"), ("Q", "Polar"), ("S", "Seq")]).unwrap();
+    calc.run_for(100 * 6_000);
+    let eq = |calc: &Calc, k: u8| tibasic::os::equation_in(calc.ram(), k).unwrap_or_default();
+    tibasic::firmware::start_program(&mut calc, "P").unwrap();
+    calc.run_for(500 * 6_000);
+    keys(&mut calc, &[Key::Clear, Key::YEquals]);
+    let g = glass(&calc);
+    assert!(
+        g[0].starts_with("X₁ᴛ=") && g[1].starts_with("Y₁ᴛ=") && g[7].starts_with("Y₄ᴛ="),
+        "{g:?}"
+    );
+    // X₁ᴛ = T (the X,T,θ key types T in Par mode), Y₁ᴛ = T².
+    keys(
+        &mut calc,
+        &[
+            Key::XTTheta,
+            Key::Enter,
+            Key::XTTheta,
+            Key::Square,
+            Key::Enter,
+        ],
+    );
+    assert_eq!(eq(&calc, 0x20).0, [b'T']);
+    assert_eq!(eq(&calc, 0x21).0, [b'T', 0x0D]);
+    // Both lines' `=` show the pair's selection, which is X₁ᴛ's flag.
+    assert!(eq(&calc, 0x20).1);
+    assert!(inverted(&calc, 0, 3) && inverted(&calc, 1, 3));
+    // ▼ past the eighth line scrolls to X₆ᴛ, Y₆ᴛ.
+    keys(&mut calc, &[Key::Down; 9]);
+    assert!(glass(&calc)[7].starts_with("Y₆ᴛ="), "{:?}", glass(&calc));
+    keys(&mut calc, &[Key::Second, Key::Mode]);
+    tibasic::firmware::start_program(&mut calc, "Q").unwrap();
+    calc.run_for(500 * 6_000);
+    keys(&mut calc, &[Key::Clear, Key::YEquals]);
+    let g = glass(&calc);
+    assert!(
+        g[0].starts_with("r₁=") && g[5].starts_with("r₆=") && g[6].is_empty(),
+        "{g:?}"
+    );
+    // X,T,θ types θ in Pol mode.
+    keys(&mut calc, &[Key::XTTheta, Key::Enter]);
+    assert_eq!(eq(&calc, 0x40).0, [0x5B]);
+    keys(&mut calc, &[Key::Second, Key::Mode]);
+    tibasic::firmware::start_program(&mut calc, "S").unwrap();
+    calc.run_for(500 * 6_000);
+    keys(&mut calc, &[Key::Clear, Key::YEquals]);
+    let g = glass(&calc);
+    assert!(
+        g[0].starts_with("Un=") && g[1].starts_with("Vn=") && g[2].is_empty(),
+        "{g:?}"
+    );
+    // …and 𝑛 in Seq mode.
+    keys(&mut calc, &[Key::XTTheta, Key::Enter]);
+    assert_eq!(eq(&calc, 0x80).0, [0x62, 0x21]);
+}

@@ -99,6 +99,7 @@ impl BasicFirmware {
                 }
             }
             (shift, k) if self.open_catalog(shift, k, CatalogFrom::Editor) => {}
+            (Shift::None, Key::XTTheta) => e.type_token(home::xt_token(self.st.modes.graph)),
             (shift, k)
                 if !matches!(k, Key::Enter | Key::Del | Key::Clear)
                     && key_token(shift, k).is_some() =>

@@ -1,7 +1,10 @@
 //! Y=, GRAPH and TRACE from the keypad (the screens: `crate::shell::graphing`).
 
 use super::*;
-use crate::shell::graphing::{function_token, FreeCursor, Trace, YEditor, FUNCTIONS};
+use crate::shell::graphing::{
+    editor_equations, function_token, selection_key, EditorLine, FreeCursor, ModeTrace, Trace,
+    YEditor, FUNCTIONS,
+};
 use crate::shell::table::{TableScreen, X_ENTRY_MAX};
 
 /// The longest expression the Y= editor takes [I].
@@ -15,9 +18,23 @@ impl BasicFirmware {
         })
     }
 
+    /// The Y= editor's lines in the graphing mode now.
+    pub(super) fn editor_lines(&self, hw: &Hardware) -> Vec<EditorLine> {
+        let ram = hw.mem.ram();
+        editor_equations(self.st.modes.graph)
+            .into_iter()
+            .map(|k| {
+                let tokens = crate::os::equation_in(ram, k).unwrap_or_default().0;
+                let selected = crate::os::equation_in(ram, selection_key(k)).is_some_and(|e| e.1);
+                (k, tokens, selected)
+            })
+            .collect()
+    }
+
     pub(super) fn open_y_editor(&mut self, hw: &mut Hardware) {
-        let f = Self::functions(hw);
-        self.shell = Shell::YEditor(YEditor::open(&f[0].0));
+        let lines = self.editor_lines(hw);
+        let first = lines.first().map_or(&[][..], |l| &l.1[..]);
+        self.shell = Shell::YEditor(YEditor::open(first));
         self.st.dirty = true;
     }
 
@@ -31,7 +48,16 @@ impl BasicFirmware {
             return self.screen_error(kind);
         }
         self.shell = Shell::Graph(None);
-        if trace {
+        if trace && self.st.modes.graph != 0 {
+            // Par, Pol, Seq: the first traced equation from the parameter's start [I].
+            let first = Self::os(&mut self.st, hw)
+                .traced_equations()
+                .first()
+                .copied();
+            if let Some(k) = first {
+                self.mode_trace_to(hw, k, 0, None);
+            }
+        } else if trace {
             let f = Self::functions(hw);
             // TRACE starts in the middle column (X at the window's centre) [I].
             if let Some(i) = (0..FUNCTIONS).find(|&i| f[i].1 && !f[i].0.is_empty()) {
@@ -104,6 +130,59 @@ impl BasicFirmware {
             Err(kind) => self.screen_error(kind),
         }
         self.st.dirty = true;
+    }
+
+    /// TRACE in Par, Pol or Seq mode on equation `k` at step `step`; `from`, in the Web
+    /// format, is the pixel the cursor leaves, joined to the new one in the graph.
+    fn mode_trace_to(&mut self, hw: &mut Hardware, k: u8, step: i64, from: Option<(i64, i64)>) {
+        let tokens = crate::os::equation_in(hw.mem.ram(), k)
+            .unwrap_or_default()
+            .0;
+        let web = self.st.modes.graph == 3 && self.st.modes.web;
+        let mut os = Self::os(&mut self.st, hw);
+        let step = step.clamp(0, os.trace_last_step());
+        match os.mode_trace_point(k, step) {
+            Ok(p) => {
+                if let (true, Some(a), Some(b)) = (web, from, p.pixel) {
+                    os.draw_web_segment(a, b);
+                }
+                self.shell = Shell::GraphModeTrace(ModeTrace {
+                    equation: k,
+                    step,
+                    param: p.param,
+                    point: p.point,
+                    pixel: p.pixel,
+                    tokens,
+                });
+            }
+            Err(kind) => self.screen_error(kind),
+        }
+        self.st.dirty = true;
+    }
+
+    /// TRACE's keys in Par, Pol and Seq mode: ◄ ► step the parameter (in the Web format ►
+    /// draws the next segment of the web), ▲ ▼ go to the next or previous traced equation;
+    /// the rest as on the graph.
+    pub(super) fn key_mode_trace(&mut self, hw: &mut Hardware, k: Key, t: ModeTrace) {
+        if self.shift != Shift::None || !matches!(k, Key::Left | Key::Right | Key::Up | Key::Down) {
+            return self.key_graph(hw, k, None);
+        }
+        match k {
+            Key::Left => self.mode_trace_to(hw, t.equation, t.step - 1, None),
+            Key::Right => self.mode_trace_to(hw, t.equation, t.step + 1, t.pixel),
+            _ => {
+                let traced = Self::os(&mut self.st, hw).traced_equations();
+                let at = traced.iter().position(|&e| e == t.equation).unwrap_or(0);
+                let n = traced.len().max(1);
+                let next = if k == Key::Down {
+                    (at + 1) % n
+                } else {
+                    (at + n - 1) % n
+                };
+                let e = traced.get(next).copied().unwrap_or(t.equation);
+                self.mode_trace_to(hw, e, t.step, None);
+            }
+        }
     }
 
     pub(super) fn key_graph(&mut self, hw: &mut Hardware, k: Key, trace: Option<Trace>) {
@@ -267,7 +346,9 @@ impl BasicFirmware {
             (_, Key::Clear) => w.entry = Some(Default::default()),
             _ => {
                 let mut e = w.entry.take().unwrap_or_default();
-                if edit_line(&mut self.shift, &mut e, shift, k, 100) || !e.is_empty() {
+                if edit_line(&mut self.shift, &mut e, shift, k, 100, self.st.modes.graph)
+                    || !e.is_empty()
+                {
                     w.entry = Some(e);
                 }
             }
@@ -385,7 +466,15 @@ impl BasicFirmware {
             }
             _ if indpnt_ask && t.col == 0 => {
                 let mut e = t.entry.take().unwrap_or_default();
-                if edit_line(&mut self.shift, &mut e, shift, k, X_ENTRY_MAX) || !e.is_empty() {
+                if edit_line(
+                    &mut self.shift,
+                    &mut e,
+                    shift,
+                    k,
+                    X_ENTRY_MAX,
+                    self.st.modes.graph,
+                ) || !e.is_empty()
+                {
                     t.entry = Some(e);
                 }
             }
@@ -395,10 +484,14 @@ impl BasicFirmware {
         self.refresh_table(hw, t, first, fn_first);
     }
 
-    /// The Y= editor's function under edit stored in the VAT.
+    /// The Y= editor's equation under edit stored in the VAT.
     fn commit_function(&mut self, hw: &mut Hardware, ed: &YEditor) -> Result<(), ErrorKind> {
+        let keys = editor_equations(self.st.modes.graph);
+        let Some(&k) = keys.get(ed.function) else {
+            return Ok(());
+        };
         let mut os = Self::os(&mut self.st, hw);
-        os.edit_equation(function_token(ed.function), &ed.line.tokens)
+        os.edit_equation(k, &ed.line.tokens)
     }
 
     pub(super) fn key_y_editor(&mut self, hw: &mut Hardware, k: Key, mut ed: YEditor) {
@@ -412,24 +505,19 @@ impl BasicFirmware {
                 return self.screen_error(kind);
             }
         }
-        let f = Self::functions(hw);
+        let lines = self.editor_lines(hw);
         match (shift, k) {
             (Shift::Second, Key::Mode) => return self.go_home_screen(),
             (_, Key::Graph) => return self.open_graph(hw, false),
             (_, Key::Trace) => return self.open_graph(hw, true),
             (_, Key::Enter) if ed.on_equals => {
-                let on = !f[ed.function].1;
-                let mut os = Self::os(&mut self.st, hw);
-                let _ = os.select_equation(function_token(ed.function), on);
+                if let Some((k, _, selected)) = lines.get(ed.function) {
+                    let mut os = Self::os(&mut self.st, hw);
+                    let _ = os.select_equation(selection_key(*k), !selected);
+                }
             }
-            (_, Key::Enter | Key::Down) => {
-                let i = (ed.function + 1).min(FUNCTIONS - 1);
-                ed.go_to(i, &f[i].0);
-            }
-            (_, Key::Up) => {
-                let i = ed.function.saturating_sub(1);
-                ed.go_to(i, &f[i].0);
-            }
+            (_, Key::Enter | Key::Down) => ed.go_to(ed.function + 1, &lines),
+            (_, Key::Up) => ed.go_to(ed.function.saturating_sub(1), &lines),
             (_, Key::Left) if ed.on_equals => {}
             (Shift::None, Key::Left) if ed.line.pos == 0 => ed.on_equals = true,
             (_, Key::Right) if ed.on_equals => ed.on_equals = false,
@@ -439,7 +527,14 @@ impl BasicFirmware {
             }
             _ => {
                 ed.on_equals = false;
-                edit_line(&mut self.shift, &mut ed.line, shift, k, EXPRESSION_LIMIT);
+                edit_line(
+                    &mut self.shift,
+                    &mut ed.line,
+                    shift,
+                    k,
+                    EXPRESSION_LIMIT,
+                    self.st.modes.graph,
+                );
             }
         }
         self.shell = Shell::YEditor(ed);

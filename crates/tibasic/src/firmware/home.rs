@@ -307,7 +307,14 @@ impl BasicFirmware {
     /// The keys that edit an entry line alike on the home screen and in `Input` (see
     /// [`edit_line`]). Returns whether the line or its cursor changed.
     pub(super) fn edit_entry(&mut self, shift: Shift, k: Key, limit: usize) -> bool {
-        let changed = edit_line(&mut self.shift, &mut self.entry, shift, k, limit);
+        let changed = edit_line(
+            &mut self.shift,
+            &mut self.entry,
+            shift,
+            k,
+            limit,
+            self.st.modes.graph,
+        );
         if changed {
             self.st.dirty = true;
         }
@@ -442,8 +449,12 @@ pub(super) fn edit_line(
     shift: Shift,
     k: Key,
     limit: usize,
+    graph_mode: u8,
 ) -> bool {
     match (shift, k) {
+        (Shift::None, Key::XTTheta) => {
+            e.type_token(xt_token(graph_mode), limit);
+        }
         (Shift::None, Key::Second) => *pending = Shift::Second,
         (Shift::None, Key::Alpha) => *pending = Shift::Alpha,
         (Shift::Second, Key::Alpha) => *pending = Shift::AlphaLock,
@@ -479,6 +490,17 @@ pub(super) fn cursor_glyph(shift: Shift, insert: bool, full: bool) -> u8 {
         (Shift::Alpha | Shift::AlphaLock, true) => CURSOR_ALPHA_INSERT,
         (Shift::None, false) => CURSOR_BLOCK,
         (Shift::None, true) => CURSOR_INSERT,
+    }
+}
+
+/// What X,T,θ types in graphing mode `mode` (MODE's fourth line): X in Func, T in Par, θ in
+/// Pol, 𝑛 in Seq (the TI-82 Guidebook's keyboard chapter).
+pub(super) fn xt_token(mode: u8) -> &'static [u8] {
+    match mode {
+        1 => b"T",
+        2 => &[0x5B],
+        3 => &[0x62, 0x21],
+        _ => b"X",
     }
 }
 

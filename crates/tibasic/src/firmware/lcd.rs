@@ -43,11 +43,15 @@ impl BasicFirmware {
                 }
             }
             Shell::YEditor(ed) => {
-                let f = Self::functions(hw);
+                let lines = self.editor_lines(hw);
                 let glyph = home::cursor_glyph(self.shift, ed.line.insert, false);
-                ed.draw(&f, Some(glyph), &mut img);
+                ed.draw(&lines, Some(glyph), &mut img);
             }
             Shell::StatSetup(c) => c.draw(&self.st.stat_setup, &mut img),
+            Shell::GraphModeTrace(t) => {
+                img.copy_from_slice(screen::plot(ram));
+                t.draw(self.st.modes.format(), &mut img);
+            }
             Shell::GraphFree(c) => {
                 img.copy_from_slice(screen::plot(ram));
                 c.draw(self.st.modes.format(), &mut img);

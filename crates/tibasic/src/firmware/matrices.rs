@@ -29,7 +29,7 @@ impl BasicFirmware {
         // A value being typed: the entry line's own keys (as on the home screen).
         if let Some(v) = &mut m.value {
             if !quit && !matches!(k, Key::Enter | Key::Clear) {
-                edit_line(&mut self.shift, v, shift, k, VALUE_MAX);
+                edit_line(&mut self.shift, v, shift, k, VALUE_MAX, self.st.modes.graph);
                 self.shell = Shell::Matrix(m);
                 return;
             }

@@ -113,6 +113,8 @@ enum Shell {
     Graph(Option<crate::shell::graphing::Trace>),
     /// The matrix editor (MATRX ► EDIT).
     Matrix(MatrixEditor),
+    /// The graph with the TRACE cursor of the Par, Pol or Seq mode.
+    GraphModeTrace(crate::shell::graphing::ModeTrace),
     /// The graph with GRAPH's free-moving cursor.
     GraphFree(crate::shell::graphing::FreeCursor),
     /// STAT › CALC › SetUp….
@@ -366,6 +368,7 @@ impl BasicFirmware {
             Shell::Matrix(m) => self.key_matrix(hw, k, m),
             Shell::StatSetup(c) => self.key_stat_setup(k, c),
             Shell::GraphFree(c) => self.key_graph_free(hw, k, c),
+            Shell::GraphModeTrace(t) => self.key_mode_trace(hw, k, t),
             Shell::Running => {
                 if let Status::Waiting(w) = self.interp.status() {
                     self.key_wait(hw, k, w);

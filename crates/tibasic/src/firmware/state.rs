@@ -123,6 +123,10 @@ impl BasicFirmware {
                 w.u8(22);
                 c.save(w);
             }
+            Shell::GraphModeTrace(t) => {
+                w.u8(23);
+                t.save(w);
+            }
             Shell::Mode(c) => {
                 w.u8(5);
                 w.u32(c.row as u32);
@@ -354,6 +358,9 @@ impl BasicFirmware {
             13 if version >= 8 => Shell::Table(crate::shell::table::TableScreen::new(
                 crate::table::TableData::load(&mut r)?,
             )),
+            23 if version >= 11 => {
+                Shell::GraphModeTrace(crate::shell::graphing::ModeTrace::load(&mut r)?)
+            }
             22 if version >= 11 => {
                 Shell::GraphFree(crate::shell::graphing::FreeCursor::load(&mut r)?)
             }

@@ -57,7 +57,9 @@ impl BasicFirmware {
             (_, Key::Clear) if t.line < 2 => t.entry = Some(Default::default()),
             _ if t.line < 2 => {
                 let mut e = t.entry.take().unwrap_or_default();
-                if edit_line(&mut self.shift, &mut e, shift, k, 100) || !e.is_empty() {
+                if edit_line(&mut self.shift, &mut e, shift, k, 100, self.st.modes.graph)
+                    || !e.is_empty()
+                {
                     t.entry = Some(e);
                 }
             }

@@ -1,5 +1,6 @@
-//! The graphing screens of function mode: the Y= editor (`Y₁=` … `Y₀=`, one function a
-//! line, the `=` in inverse video while the function is selected), and the graph with its
+//! The graphing screens: the Y= editor (`Y₁=` … `Y₀=` in function mode, the parametric,
+//! polar or sequence equations in the others, one a line, the `=` in inverse video while the
+//! equation is selected), and the graph with its
 //! TRACE cursor (the function's expression on the top line, `X=` and `Y=` on the bottom
 //! one). What the TI-82 Guidebook describes and what is decided: `docs/calculator.md`,
 //! "Y=, GRAPH and TRACE".
@@ -21,6 +22,35 @@ const SHOWN: usize = 8;
 pub fn function_token(i: usize) -> u8 {
     0x10 + i.min(FUNCTIONS - 1) as u8
 }
+
+/// The equations the Y= editor lists in graphing mode `mode` (MODE's fourth line), as
+/// token second bytes: Func `Y₁`…`Y₀`, Par the pairs `X₁ᴛ` `Y₁ᴛ` … `X₆ᴛ` `Y₆ᴛ`, Pol `r₁`…`r₆`,
+/// Seq `Uₙ` `Vₙ` (the TI-82 Guidebook's Y= editor in each mode).
+pub fn editor_equations(mode: u8) -> Vec<u8> {
+    match mode {
+        1 => (0x20..=0x2B).collect(),
+        2 => (0x40..=0x45).collect(),
+        3 => vec![0x80, 0x81],
+        _ => (0..FUNCTIONS).map(function_token).collect(),
+    }
+}
+
+/// Most equations the editor lists in any mode (Par's twelve).
+pub const MOST_EQUATIONS: usize = 12;
+
+/// The equation whose selected flag the `=` of equation `k` shows and sets: a parametric
+/// pair is selected by its X part [I].
+pub fn selection_key(k: u8) -> u8 {
+    if (0x20..=0x2B).contains(&k) {
+        k & !1
+    } else {
+        k
+    }
+}
+
+/// One line of the Y= editor: the equation's token second byte, its expression and whether
+/// it is selected.
+pub type EditorLine = (u8, Vec<u8>, bool);
 
 /// The Y= editor: which function the cursor is in, the line being edited, and whether the
 /// cursor is on the `=` (where ENTER selects or deselects the function).
@@ -46,9 +76,10 @@ impl YEditor {
         }
     }
 
-    /// Moves to function `i` (its tokens), keeping it on the screen.
-    pub fn go_to(&mut self, i: usize, tokens: &[u8]) {
-        self.function = i.min(FUNCTIONS - 1);
+    /// Moves to line `i` of `lines`, keeping it on the screen.
+    pub fn go_to(&mut self, i: usize, lines: &[EditorLine]) {
+        self.function = i.min(lines.len().saturating_sub(1));
+        let tokens = lines.get(self.function).map_or(&[][..], |l| &l.1[..]);
         self.line = EntryLine::with(tokens);
         self.line.to_start();
         self.on_equals = false;
@@ -61,26 +92,20 @@ impl YEditor {
 
     /// The screen: each function's `Yₙ=` and expression (cut at the screen's edge [I]); the
     /// cursor's glyph at its place when `cursor` is given.
-    pub fn draw(
-        &self,
-        functions: &[(Vec<u8>, bool); FUNCTIONS],
-        cursor: Option<u8>,
-        img: &mut [u8; SCREEN_BYTES],
-    ) {
+    pub fn draw(&self, lines: &[EditorLine], cursor: Option<u8>, img: &mut [u8; SCREEN_BYTES]) {
         for row in 0..SHOWN {
             let i = self.top + row;
-            if i >= FUNCTIONS {
+            let Some((k, tokens, selected)) = lines.get(i) else {
                 break;
-            }
-            let name = crate::os::string_codes(&[crate::token::PREFIX_EQUATION, function_token(i)]);
+            };
+            let name = crate::os::string_codes(&[crate::token::PREFIX_EQUATION, *k]);
             let y = row * 8;
             let x = font::draw_large(img, y, 0, &name);
-            let selected = functions[i].1;
-            let x = font::draw_large_with(img, y, x, b"=", selected);
+            let x = font::draw_large_with(img, y, x, b"=", *selected);
             let codes = if i == self.function {
                 self.line.codes()
             } else {
-                crate::os::string_codes(&functions[i].0)
+                crate::os::string_codes(tokens)
             };
             let room = (96 - x) / 6;
             font::draw_large(img, y, x, &codes[..codes.len().min(room)]);
@@ -109,7 +134,7 @@ impl YEditor {
         let line = EntryLine::load(r, 200)?;
         let on_equals = r.bool()?;
         let top = usize::from(r.u8()?);
-        let ok = function < FUNCTIONS && top + SHOWN > function && top <= function;
+        let ok = function < MOST_EQUATIONS && top + SHOWN > function && top <= function;
         if !ok {
             return Err(StateError::Corrupt("Y= editor"));
         }
@@ -147,7 +172,7 @@ impl Trace {
         ]);
         top.push(b'=');
         top.extend(crate::os::string_codes(&self.tokens));
-        font::draw_large(img, 0, 0, &top[..top.len().min(16)]);
+        draw_row(img, 0, &top);
         draw_coordinates(img, self.x, self.y, f);
         if let Some(r) = row {
             draw_cursor(img, r, self.column, None);
@@ -203,7 +228,15 @@ fn draw_coordinates(img: &mut [u8; SCREEN_BYTES], x: Real, y: Option<Real>, f: N
         Some(y) => bottom.extend(coordinate("Y=", y, f)),
         None => bottom.extend(b"Y="),
     }
-    font::draw_large(img, 56, 0, &bottom[..bottom.len().min(16)]);
+    draw_row(img, 7, &bottom);
+}
+
+/// A whole text row over the graph: the characters, cut at the screen's edge, and blanks to
+/// its end, so no graph shows between them [I].
+fn draw_row(img: &mut [u8; SCREEN_BYTES], row: usize, codes: &[u8]) {
+    let mut line = codes[..codes.len().min(16)].to_vec();
+    line.resize(16, b' ');
+    font::draw_large(img, row * 8, 0, &line);
 }
 
 /// The free-moving cursor of GRAPH's arrows (the TI-82 Guidebook's chapter 3): a pixel and
@@ -247,6 +280,97 @@ impl FreeCursor {
             return Err(StateError::Corrupt("graph cursor"));
         }
         Ok(FreeCursor { row, col, x, y })
+    }
+}
+
+/// TRACE in the Par, Pol and Seq modes: the equation traced (token second byte: a pair's X
+/// part, rₙ, Uₙ or Vₙ), the step, and the point as last computed (`crate::os::ModePoint`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModeTrace {
+    pub equation: u8,
+    pub step: i64,
+    pub param: Real,
+    pub point: Option<(Real, Real)>,
+    pub pixel: Option<(i64, i64)>,
+    /// The expression, for the top line.
+    pub tokens: Vec<u8>,
+}
+
+impl ModeTrace {
+    /// The equation and its expression on the top line, the parameter (`T=`, `θ=`, `n=`) on
+    /// the row above the bottom one, the point's `X=` `Y=` on the bottom one [I], and the
+    /// cross at the point.
+    pub fn draw(&self, f: NumFormat, img: &mut [u8; SCREEN_BYTES]) {
+        let mut top = crate::os::string_codes(&[crate::token::PREFIX_EQUATION, self.equation]);
+        top.push(b'=');
+        top.extend(crate::os::string_codes(&self.tokens));
+        draw_row(img, 0, &top);
+        let label = match self.equation {
+            0x20..=0x2B => "T=",
+            0x40..=0x45 => "θ=",
+            _ => "n=",
+        };
+        draw_row(img, 6, &coordinate(label, self.param, f));
+        match self.point {
+            Some((x, y)) => draw_coordinates(img, x, Some(y), f),
+            None => draw_row(img, 7, b"X=      Y="),
+        }
+        if let Some((r, c)) = self.pixel {
+            draw_cursor(img, r, c, None);
+        }
+    }
+
+    pub fn save(&self, w: &mut StateWriter) {
+        w.u8(self.equation);
+        w.u32(self.step as u32);
+        crate::interp::put_real(w, self.param);
+        match self.point {
+            Some((x, y)) => {
+                w.bool(true);
+                crate::interp::put_real(w, x);
+                crate::interp::put_real(w, y);
+            }
+            None => w.bool(false),
+        }
+        match self.pixel {
+            Some((r, c)) => {
+                w.bool(true);
+                w.u32(r.clamp(-1_000_000, 1_000_000) as i32 as u32);
+                w.u32(c.clamp(-1_000_000, 1_000_000) as i32 as u32);
+            }
+            None => w.bool(false),
+        }
+        w.bytes(&self.tokens);
+    }
+
+    pub fn load(r: &mut StateReader) -> Result<ModeTrace, StateError> {
+        let real = crate::interp::get_real;
+        let equation = r.u8()?;
+        let step = i64::from(r.u32()?);
+        let param = real(r)?;
+        let point = if r.bool()? {
+            Some((real(r)?, real(r)?))
+        } else {
+            None
+        };
+        let pixel = if r.bool()? {
+            Some((i64::from(r.u32()? as i32), i64::from(r.u32()? as i32)))
+        } else {
+            None
+        };
+        let tokens = r.bytes()?.to_vec();
+        let known = matches!(equation, 0x20..=0x2B | 0x40..=0x45 | 0x80 | 0x81);
+        if !known || step > 10_000 || tokens.len() > 0xFFFF {
+            return Err(StateError::Corrupt("TRACE cursor"));
+        }
+        Ok(ModeTrace {
+            equation,
+            step,
+            param,
+            point,
+            pixel,
+            tokens,
+        })
     }
 }
 
