@@ -45,94 +45,7 @@ impl BasicFirmware {
             }
         }
         w.bool(self.scanner.on_down);
-        match &self.shell {
-            Shell::Home => w.u8(0),
-            Shell::ProgramMenu { sel, tab } => {
-                w.u8(1);
-                w.u32(*sel as u32);
-                w.u8(*tab);
-            }
-            Shell::Running => w.u8(2),
-            Shell::Error { err, sel } => {
-                w.u8(3);
-                w.bytes(err.kind.to_string().as_bytes());
-                w.bytes(&err.program);
-                w.u32(err.offset);
-                w.u32(*sel as u32);
-            }
-            Shell::Link(screen) => {
-                w.u8(4);
-                screen.save(w);
-            }
-            Shell::Mem(m) => {
-                w.u8(6);
-                m.save(w);
-            }
-            Shell::Catalog { cur, from } => {
-                w.u8(7);
-                w.u32(cur.menu as u32);
-                w.u32(cur.tab as u32);
-                w.u32(cur.sel as u32);
-                w.u8(match from {
-                    CatalogFrom::Home => 0,
-                    CatalogFrom::Input => 1,
-                    CatalogFrom::Editor => 2,
-                    CatalogFrom::Matrix => 3,
-                });
-            }
-            Shell::Editor => w.u8(8),
-            Shell::Matrix(m) => {
-                w.u8(9);
-                m.save(w);
-            }
-            Shell::YEditor(ed) => {
-                w.u8(11);
-                ed.save(w);
-            }
-            Shell::Table(t) => {
-                w.u8(21);
-                t.save(w);
-            }
-            Shell::Window(win) => {
-                w.u8(14);
-                win.save(w);
-            }
-            Shell::TblSet(t) => {
-                w.u8(15);
-                t.save(w);
-            }
-            Shell::Graph(t) => {
-                w.u8(12);
-                match t {
-                    Some(t) => {
-                        w.bool(true);
-                        t.save(w);
-                    }
-                    None => w.bool(false),
-                }
-            }
-            Shell::StatEdit(ed) => {
-                w.u8(10);
-                ed.save(w);
-            }
-            Shell::StatSetup(c) => {
-                w.u8(20);
-                c.save(w);
-            }
-            Shell::GraphFree(c) => {
-                w.u8(22);
-                c.save(w);
-            }
-            Shell::GraphModeTrace(t) => {
-                w.u8(23);
-                t.save(w);
-            }
-            Shell::Mode(c) => {
-                w.u8(5);
-                w.u32(c.row as u32);
-                w.u32(c.col as u32);
-            }
-        }
+        save_shell(&self.shell, w);
         w.u8(match self.shift {
             Shift::None => 0,
             Shift::Second => 1,
@@ -322,88 +235,7 @@ impl BasicFirmware {
         let (c, t) = (r.u8()?, r.u64()?);
         f.scanner.held = (c != 0).then_some((c, t));
         f.scanner.on_down = r.bool()?;
-        f.shell = match r.u8()? {
-            0 => Shell::Home,
-            1 => {
-                let sel = r.u32()? as usize;
-                let tab = if version >= 5 { r.u8()? } else { 0 };
-                if tab > 2 {
-                    return Err(StateError::Corrupt("PRGM menu tab"));
-                }
-                Shell::ProgramMenu { sel, tab }
-            }
-            2 => Shell::Running,
-            3 => {
-                let name = String::from_utf8_lossy(r.bytes()?).to_string();
-                let program = r.bytes()?.to_vec();
-                let offset = r.u32()?;
-                let sel = (r.u32()? as usize).min(1);
-                Shell::Error {
-                    err: ProgramError {
-                        kind: ErrorKind::from_text(&name),
-                        program,
-                        offset,
-                    },
-                    sel,
-                }
-            }
-            4 => Shell::Link(LinkScreen::load(&mut r)?),
-            6 => Shell::Mem(MemScreen::load(&mut r)?),
-            8 => Shell::Editor,
-            9 if version >= 7 => Shell::Matrix(MatrixEditor::load(&mut r)?),
-            10 if version >= 8 => Shell::StatEdit(crate::shell::stat::ListEditor::load(&mut r)?),
-            20 if version >= 11 => {
-                Shell::StatSetup(crate::shell::statsetup::SetUpCursor::load(&mut r)?)
-            }
-            13 if version >= 8 => Shell::Table(crate::shell::table::TableScreen::new(
-                crate::table::TableData::load(&mut r)?,
-            )),
-            23 if version >= 11 => {
-                Shell::GraphModeTrace(crate::shell::graphing::ModeTrace::load(&mut r)?)
-            }
-            22 if version >= 11 => {
-                Shell::GraphFree(crate::shell::graphing::FreeCursor::load(&mut r)?)
-            }
-            21 if version >= 11 => Shell::Table(crate::shell::table::TableScreen::load(&mut r)?),
-            15 if version >= 8 => Shell::TblSet(crate::shell::tblset::TblSet::load(&mut r)?),
-            14 if version >= 8 => Shell::Window(crate::shell::window::WindowEditor::load(&mut r)?),
-            11 if version >= 8 => Shell::YEditor(crate::shell::graphing::YEditor::load(&mut r)?),
-            12 if version >= 8 => Shell::Graph(if r.bool()? {
-                Some(crate::shell::graphing::Trace::load(&mut r)?)
-            } else {
-                None
-            }),
-            7 => {
-                let cur = CatalogCursor {
-                    menu: r.u32()? as usize,
-                    tab: r.u32()? as usize,
-                    sel: r.u32()? as usize,
-                };
-                // Version 4 kept only "from a program's Input".
-                let from = match r.u8()? {
-                    0 => CatalogFrom::Home,
-                    1 => CatalogFrom::Input,
-                    2 if version >= 5 => CatalogFrom::Editor,
-                    3 if version >= 7 => CatalogFrom::Matrix,
-                    _ => return Err(StateError::Corrupt("menu origin")),
-                };
-                if !cur.valid() {
-                    return Err(StateError::Corrupt("menu cursor"));
-                }
-                Shell::Catalog { cur, from }
-            }
-            5 => {
-                let c = ModeCursor {
-                    row: r.u32()? as usize,
-                    col: r.u32()? as usize,
-                };
-                if !c.valid() {
-                    return Err(StateError::Corrupt("MODE cursor"));
-                }
-                Shell::Mode(c)
-            }
-            _ => return Err(StateError::Corrupt("runtime shell state")),
-        };
+        f.shell = load_shell(&mut r, version)?;
         f.shift = match r.u8()? {
             1 => Shift::Second,
             2 => Shift::Alpha,
@@ -704,4 +536,176 @@ impl BasicFirmware {
         }
         Ok(())
     }
+}
+
+/// One screen of the shell, by its tag (also a menu's parked screen).
+fn save_shell(shell: &Shell, w: &mut StateWriter) {
+    match shell {
+        Shell::Home => w.u8(0),
+        Shell::ProgramMenu { sel, tab } => {
+            w.u8(1);
+            w.u32(*sel as u32);
+            w.u8(*tab);
+        }
+        Shell::Running => w.u8(2),
+        Shell::Error { err, sel } => {
+            w.u8(3);
+            w.bytes(err.kind.to_string().as_bytes());
+            w.bytes(&err.program);
+            w.u32(err.offset);
+            w.u32(*sel as u32);
+        }
+        Shell::Link(screen) => {
+            w.u8(4);
+            screen.save(w);
+        }
+        Shell::Mem(m) => {
+            w.u8(6);
+            m.save(w);
+        }
+        Shell::Catalog { cur, from } => {
+            w.u8(7);
+            w.u32(cur.menu as u32);
+            w.u32(cur.tab as u32);
+            w.u32(cur.sel as u32);
+            w.u8(match from {
+                CatalogFrom::Home => 0,
+                CatalogFrom::Input => 1,
+                CatalogFrom::Editor => 2,
+                CatalogFrom::Matrix => 3,
+            });
+        }
+        Shell::Editor => w.u8(8),
+        Shell::Matrix(m) => {
+            w.u8(9);
+            m.save(w);
+        }
+        Shell::YEditor(ed) => {
+            w.u8(11);
+            ed.save(w);
+        }
+        Shell::Table(t) => {
+            w.u8(21);
+            t.save(w);
+        }
+        Shell::Window(win) => {
+            w.u8(14);
+            win.save(w);
+        }
+        Shell::TblSet(t) => {
+            w.u8(15);
+            t.save(w);
+        }
+        Shell::Graph(t) => {
+            w.u8(12);
+            match t {
+                Some(t) => {
+                    w.bool(true);
+                    t.save(w);
+                }
+                None => w.bool(false),
+            }
+        }
+        Shell::StatEdit(ed) => {
+            w.u8(10);
+            ed.save(w);
+        }
+        Shell::StatSetup(c) => {
+            w.u8(20);
+            c.save(w);
+        }
+        Shell::GraphFree(c) => {
+            w.u8(22);
+            c.save(w);
+        }
+        Shell::GraphModeTrace(t) => {
+            w.u8(23);
+            t.save(w);
+        }
+        Shell::Mode(c) => {
+            w.u8(5);
+            w.u32(c.row as u32);
+            w.u32(c.col as u32);
+        }
+    }
+}
+
+/// A screen saved by [`save_shell`] in format `version`.
+fn load_shell(r: &mut StateReader, version: u8) -> Result<Shell, StateError> {
+    Ok(match r.u8()? {
+        0 => Shell::Home,
+        1 => {
+            let sel = r.u32()? as usize;
+            let tab = if version >= 5 { r.u8()? } else { 0 };
+            if tab > 2 {
+                return Err(StateError::Corrupt("PRGM menu tab"));
+            }
+            Shell::ProgramMenu { sel, tab }
+        }
+        2 => Shell::Running,
+        3 => {
+            let name = String::from_utf8_lossy(r.bytes()?).to_string();
+            let program = r.bytes()?.to_vec();
+            let offset = r.u32()?;
+            let sel = (r.u32()? as usize).min(1);
+            Shell::Error {
+                err: ProgramError {
+                    kind: ErrorKind::from_text(&name),
+                    program,
+                    offset,
+                },
+                sel,
+            }
+        }
+        4 => Shell::Link(LinkScreen::load(r)?),
+        6 => Shell::Mem(MemScreen::load(r)?),
+        8 => Shell::Editor,
+        9 if version >= 7 => Shell::Matrix(MatrixEditor::load(r)?),
+        10 if version >= 8 => Shell::StatEdit(crate::shell::stat::ListEditor::load(r)?),
+        20 if version >= 11 => Shell::StatSetup(crate::shell::statsetup::SetUpCursor::load(r)?),
+        13 if version >= 8 => Shell::Table(crate::shell::table::TableScreen::new(
+            crate::table::TableData::load(r)?,
+        )),
+        23 if version >= 11 => Shell::GraphModeTrace(crate::shell::graphing::ModeTrace::load(r)?),
+        22 if version >= 11 => Shell::GraphFree(crate::shell::graphing::FreeCursor::load(r)?),
+        21 if version >= 11 => Shell::Table(crate::shell::table::TableScreen::load(r)?),
+        15 if version >= 8 => Shell::TblSet(crate::shell::tblset::TblSet::load(r)?),
+        14 if version >= 8 => Shell::Window(crate::shell::window::WindowEditor::load(r)?),
+        11 if version >= 8 => Shell::YEditor(crate::shell::graphing::YEditor::load(r)?),
+        12 if version >= 8 => Shell::Graph(if r.bool()? {
+            Some(crate::shell::graphing::Trace::load(r)?)
+        } else {
+            None
+        }),
+        7 => {
+            let cur = CatalogCursor {
+                menu: r.u32()? as usize,
+                tab: r.u32()? as usize,
+                sel: r.u32()? as usize,
+            };
+            // Version 4 kept only "from a program's Input".
+            let from = match r.u8()? {
+                0 => CatalogFrom::Home,
+                1 => CatalogFrom::Input,
+                2 if version >= 5 => CatalogFrom::Editor,
+                3 if version >= 7 => CatalogFrom::Matrix,
+                _ => return Err(StateError::Corrupt("menu origin")),
+            };
+            if !cur.valid() {
+                return Err(StateError::Corrupt("menu cursor"));
+            }
+            Shell::Catalog { cur, from }
+        }
+        5 => {
+            let c = ModeCursor {
+                row: r.u32()? as usize,
+                col: r.u32()? as usize,
+            };
+            if !c.valid() {
+                return Err(StateError::Corrupt("MODE cursor"));
+            }
+            Shell::Mode(c)
+        }
+        _ => return Err(StateError::Corrupt("runtime shell state")),
+    })
 }
