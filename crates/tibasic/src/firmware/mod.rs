@@ -49,6 +49,7 @@ mod lcd;
 mod link;
 mod matrices;
 mod menus;
+mod plotformat;
 mod power;
 mod program;
 mod stat;
@@ -113,6 +114,10 @@ enum Shell {
     Graph(Option<crate::shell::graphing::Trace>),
     /// The matrix editor (MATRX ► EDIT).
     Matrix(MatrixEditor),
+    /// 2nd STAT PLOT: the STAT PLOTS menu or a plot's editor.
+    StatPlot(crate::shell::statplot::StatPlotScreen),
+    /// WINDOW ► FORMAT, its cursor.
+    Format(crate::shell::format::FormatCursor),
 }
 
 /// A pending key modifier.
@@ -360,6 +365,8 @@ impl BasicFirmware {
             Shell::Window(w) => self.key_window(hw, k, w),
             Shell::TblSet(t) => self.key_tblset(hw, k, t),
             Shell::Matrix(m) => self.key_matrix(hw, k, m),
+            Shell::StatPlot(s) => self.key_stat_plot(hw, k, s),
+            Shell::Format(c) => self.key_format(hw, k, c),
             Shell::Running => {
                 if let Status::Waiting(w) = self.interp.status() {
                     self.key_wait(hw, k, w);
@@ -424,8 +431,8 @@ impl BasicFirmware {
                 self.st.dirty = true;
             }
         }
-        if let Shell::Mode(_) = self.shell {
-            // The MODE cursor's blink.
+        if let Shell::Mode(_) | Shell::Format(_) | Shell::StatPlot(_) = self.shell {
+            // The MODE (FORMAT, STAT PLOT) cursor's blink.
             self.indicator = (self.indicator + 1) % 100;
             if self.indicator == 0 || self.indicator == 50 {
                 self.st.dirty = true;

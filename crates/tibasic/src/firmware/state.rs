@@ -2,10 +2,12 @@
 //! earlier one, and checked whole before it replaces the running runtime.
 
 use super::*;
+use crate::shell::format::FormatCursor;
+use crate::shell::statplot::StatPlotScreen;
 
 impl BasicFirmware {
     pub(super) fn save(&self, w: &mut StateWriter) {
-        w.u8(8); // format version of this firmware's state
+        w.u8(9); // format version of this firmware's state
         self.interp.save(w);
         let s = &self.st;
         w.u8(match s.shown {
@@ -114,6 +116,25 @@ impl BasicFirmware {
             Shell::StatEdit(ed) => {
                 w.u8(10);
                 ed.save(w);
+            }
+            Shell::StatPlot(s) => {
+                w.u8(16);
+                match *s {
+                    StatPlotScreen::Menu { sel } => {
+                        w.u8(0);
+                        w.u8(sel as u8);
+                    }
+                    StatPlotScreen::Editor { plot, row, col } => {
+                        w.u8(1 + plot as u8);
+                        w.u8(row as u8);
+                        w.u8(col as u8);
+                    }
+                }
+            }
+            Shell::Format(c) => {
+                w.u8(17);
+                w.u8(c.row as u8);
+                w.u8(c.col as u8);
             }
             Shell::Mode(c) => {
                 w.u8(5);
@@ -242,6 +263,9 @@ impl BasicFirmware {
                 None => w.bool(false),
             }
         }
+        // Version 9: FORMAT's RectGC/PolarGC and CoordOn/CoordOff lines.
+        w.bool(self.st.modes.polar_gc);
+        w.bool(self.st.modes.coord_off);
     }
 
     pub(super) fn load(&mut self, data: &[u8]) -> Result<(), StateError> {
@@ -250,9 +274,9 @@ impl BasicFirmware {
         // Version 1 had no `Send(` sender, version 2 no LINK screens, version 3 no MODE
         // screen, version 4 no program editor, version 5 no power state, version 6 no entry
         // cursor nor ENTRY storage (one last entry), version 7 no statistics or extra window
-        // variables.
+        // variables, version 8 no STAT PLOT or FORMAT screens.
         let version = r.u8()?;
-        if !(1..=8).contains(&version) {
+        if !(1..=9).contains(&version) {
             return Err(StateError::Corrupt(
                 "unknown TI-BASIC runtime state version",
             ));
@@ -331,6 +355,33 @@ impl BasicFirmware {
             } else {
                 None
             }),
+            16 if version >= 9 => {
+                let s = match r.u8()? {
+                    0 => StatPlotScreen::Menu {
+                        sel: usize::from(r.u8()?),
+                    },
+                    p @ 1..=3 => StatPlotScreen::Editor {
+                        plot: usize::from(p - 1),
+                        row: usize::from(r.u8()?),
+                        col: usize::from(r.u8()?),
+                    },
+                    _ => return Err(StateError::Corrupt("STAT PLOT screen")),
+                };
+                if !s.valid() {
+                    return Err(StateError::Corrupt("STAT PLOT cursor"));
+                }
+                Shell::StatPlot(s)
+            }
+            17 if version >= 9 => {
+                let c = FormatCursor {
+                    row: usize::from(r.u8()?),
+                    col: usize::from(r.u8()?),
+                };
+                if !c.valid() {
+                    return Err(StateError::Corrupt("FORMAT cursor"));
+                }
+                Shell::Format(c)
+            }
             7 => {
                 let cur = CatalogCursor {
                     menu: r.u32()? as usize,
@@ -523,6 +574,10 @@ impl BasicFirmware {
                     *slot = Some(p);
                 }
             }
+        }
+        if version >= 9 {
+            f.st.modes.polar_gc = r.bool()?;
+            f.st.modes.coord_off = r.bool()?;
         }
         r.done()?;
         f.validate()?;
