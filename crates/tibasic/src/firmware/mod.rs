@@ -325,6 +325,8 @@ impl BasicFirmware {
         ram[screen::off(power::CONTRAST_ADDR)] = power::CONTRAST_DEFAULT;
         let mut os = Self::os(&mut self.st, hw);
         os.zstandard();
+        // Nothing drawn yet: the first look at the graph draws it (the axes at least).
+        os.st.graph_dirty = true;
         let seed = [
             (0x8BB8u16, Real::from_i64(12345)),
             (0x8BC1u16, Real::from_i64(67890)),

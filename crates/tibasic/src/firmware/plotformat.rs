@@ -60,6 +60,7 @@ impl BasicFirmware {
             FormatAction::Changed => self.st.graph_dirty = true,
             FormatAction::Window => self.open_window(hw),
             FormatAction::Graph => self.open_graph(hw, false),
+            FormatAction::Trace => self.open_graph(hw, true),
             FormatAction::Quit => self.go_home_screen(),
         }
     }

@@ -39,6 +39,8 @@ pub enum FormatAction {
     Window,
     /// GRAPH.
     Graph,
+    /// TRACE.
+    Trace,
     /// Back to the home screen.
     Quit,
 }
@@ -80,6 +82,7 @@ impl FormatCursor {
                 return FormatAction::Changed;
             }
             Key::Graph => return FormatAction::Graph,
+            Key::Trace => return FormatAction::Trace,
             Key::Clear => return FormatAction::Quit,
             _ => {}
         }

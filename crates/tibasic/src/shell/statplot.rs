@@ -262,8 +262,8 @@ fn option_cell(p: &StatPlot, row: usize, col: usize) -> (usize, usize) {
         0 => [(0, 2), (3, 3)][col.min(1)],
         1 => (5 + 3 * col, 2),
         3 if counts(p) => match col {
-            0 => (5, 1),
-            c => (6 + 2 * (c - 1), 2),
+            0 => (3, 1),
+            c => (4 + 2 * (c - 1), 2),
         },
         2 | 3 => (3 + 2 * col, 2),
         _ => (5 + 2 * col, 1),
@@ -274,12 +274,12 @@ fn option_cell(p: &StatPlot, row: usize, col: usize) -> (usize, usize) {
 /// inverted, and the option at `cursor` inverted the other way.
 fn draw_line(p: &StatPlot, row: usize, cursor: Option<usize>, img: &mut [u8; SCREEN_BYTES]) {
     let y = 8 * (row + 1);
-    // The list lines show their six names side by side (`L₁L₂…`): with `Xlist:` the line
-    // would not fit in 16 cells, so the labels are shortened [I].
+    // The list lines show their six names side by side (`L₁L₂…`): with `Xlist:`, `Ylist:`
+    // or `Freq:` the line would not fit in 16 cells, so the labels are shortened [I].
     let label = match row {
         1 => "Type:",
         2 => "Xl:",
-        3 if counts(p) => "Freq:",
+        3 if counts(p) => "Fq:",
         3 => "Yl:",
         4 => "Mark:",
         _ => "",
