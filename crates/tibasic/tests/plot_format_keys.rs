@@ -385,3 +385,45 @@ fn save_states_keep_the_stat_plot_and_format_screens() {
     keys(&mut back, &[Key::Enter, Key::Graph]);
     assert!(lit(&back, 28, 52));
 }
+
+/// In the program editor 2nd STAT PLOT types `Plot1(`, `Scatter` and `·`: a program written
+/// so from the keypad (`Plot1(Scatter,L₁,L₂,·`, `DispGraph`) draws the plot when run.
+#[test]
+fn a_plot_command_written_with_the_menu_in_the_program_editor_runs() {
+    let mut calc = calc_with_sources(&[(
+        "S",
+        &format!("AxesOff\n{PIXEL_WINDOW}{{10,50}}->L1\n{{~20,~40}}->L2"),
+    )])
+    .unwrap();
+    calc.run_for(100 * 6_000);
+    tibasic::firmware::start_program(&mut calc, "S").unwrap();
+    calc.run_for(2_000 * 6_000);
+    // PRGM NEW, the name P (ALPHA-locked: the key under 8), ENTER.
+    keys(
+        &mut calc,
+        &[Key::Clear, Key::Prgm, Key::Left, Key::Enter, Key::K8],
+    );
+    keys(&mut calc, &[Key::Enter]);
+    assert_eq!(glass(&calc)[0], "PROGRAM:P");
+    let stat_plot = [Key::Second, Key::YEquals];
+    keys(&mut calc, &stat_plot);
+    assert_eq!(glass(&calc)[0], "PLOTS TYPE MARK");
+    keys(&mut calc, &[Key::K1]);
+    keys(&mut calc, &stat_plot);
+    keys(&mut calc, &[Key::Right, Key::K1, Key::Comma]);
+    keys(
+        &mut calc,
+        &[Key::Second, Key::K1, Key::Comma, Key::Second, Key::K2],
+    );
+    keys(&mut calc, &[Key::Comma]);
+    keys(&mut calc, &stat_plot);
+    keys(&mut calc, &[Key::Left, Key::K3]);
+    assert_eq!(glass(&calc)[1], ":Plot1(Scatter,L");
+    assert_eq!(glass(&calc)[2], "₁,L₂,·");
+    // ENTER, PRGM ► I/O 4: DispGraph; 2nd QUIT; run it.
+    keys(&mut calc, &[Key::Enter, Key::Prgm, Key::Right, Key::K4]);
+    keys(&mut calc, &[Key::Second, Key::Mode]);
+    tibasic::firmware::start_program(&mut calc, "P").unwrap();
+    calc.run_for(2_000 * 6_000);
+    assert_eq!(graph_pixels(&calc), Pixels::from([(20, 10), (40, 50)]));
+}
