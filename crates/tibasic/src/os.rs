@@ -23,6 +23,7 @@ use crate::token::*;
 use crate::value::{ErrorKind, Matrix, Value, MAX_DIM, MAX_LIST};
 
 mod draw;
+mod format;
 mod graph;
 mod plots;
 pub use plots::StatPlot;
@@ -136,6 +137,9 @@ pub struct Modes {
     /// IndpntAsk rather than IndpntAuto; DependAsk rather than DependAuto (TBLSET).
     pub indpnt_ask: bool,
     pub depend_ask: bool,
+    /// FORMAT's first two lines: PolarGC rather than RectGC, CoordOff rather than CoordOn.
+    pub polar_gc: bool,
+    pub coord_off: bool,
 }
 
 impl Modes {
@@ -164,6 +168,8 @@ impl Default for Modes {
             web: false,
             indpnt_ask: false,
             depend_ask: false,
+            polar_gc: false,
+            coord_off: false,
         }
     }
 }
@@ -589,6 +595,7 @@ impl<'a> Os<'a> {
                 }
             }
         }
+        self.draw_grid_and_labels();
         self.show_graph();
     }
 
@@ -1262,9 +1269,11 @@ impl Sys for Os<'_> {
                 FORMAT_DOT => self.st.modes.dot = true,
                 FORMAT_WEB => self.st.modes.web = true,
                 FORMAT_TIME => self.st.modes.web = false,
-                // RectGC/PolarGC, CoordOn/Off: only affect function graphing, which this
-                // runtime does not draw.
-                0x02..=0x05 => {}
+                // RectGC/PolarGC, CoordOn/Off: how TRACE shows the cursor's point.
+                FORMAT_POLAR_GC => self.st.modes.polar_gc = true,
+                FORMAT_RECT_GC => self.st.modes.polar_gc = false,
+                FORMAT_COORD_ON => self.st.modes.coord_off = false,
+                FORMAT_COORD_OFF => self.st.modes.coord_off = true,
                 _ => return Err(unsupported()),
             },
             (FN_ON | FN_OFF, _) => {
@@ -1362,6 +1371,12 @@ impl Os<'_> {
         if m.labels {
             format |= 0x40;
         }
+        if m.polar_gc {
+            format |= 0x08;
+        }
+        if m.coord_off {
+            format |= 0x10;
+        }
         let reals = [0x0A, 0x0B, 0x02, 0x0C, 0x0D, 0x03]
             .iter()
             .map(|&k| tf(self.window_get(k)))
@@ -1386,6 +1401,8 @@ impl Os<'_> {
         self.st.modes.grid = g.format & 0x04 != 0;
         self.st.modes.axes = g.format & 0x20 == 0;
         self.st.modes.labels = g.format & 0x40 != 0;
+        self.st.modes.polar_gc = g.format & 0x08 != 0;
+        self.st.modes.coord_off = g.format & 0x10 != 0;
         for (k, f) in [0x0A, 0x0B, 0x02, 0x0C, 0x0D, 0x03]
             .iter()
             .zip(g.reals.iter())

@@ -206,6 +206,10 @@ pub const CLR_LIST: u8 = 0xFA;
 /// Second bytes after [`PREFIX_FORMAT`].
 pub const FORMAT_SEQUENTIAL: u8 = 0x00;
 pub const FORMAT_SIMUL: u8 = 0x01;
+pub const FORMAT_POLAR_GC: u8 = 0x02;
+pub const FORMAT_RECT_GC: u8 = 0x03;
+pub const FORMAT_COORD_ON: u8 = 0x04;
+pub const FORMAT_COORD_OFF: u8 = 0x05;
 pub const FORMAT_CONNECTED: u8 = 0x06;
 pub const FORMAT_DOT: u8 = 0x07;
 pub const FORMAT_AXES_ON: u8 = 0x08;

@@ -344,6 +344,8 @@ impl BasicFirmware {
             (_, Key::Enter | Key::Down) => w.go_to(w.line + 1),
             (_, Key::Up) => w.go_to(w.line.saturating_sub(1)),
             (_, Key::Clear) => w.entry = Some(Default::default()),
+            // ► with nothing typed: the FORMAT tab [I].
+            (Shift::None, Key::Right) if w.entry.is_none() => return self.open_format(),
             _ => {
                 let mut e = w.entry.take().unwrap_or_default();
                 if edit_line(&mut self.shift, &mut e, shift, k, 100, self.st.modes.graph)

@@ -245,6 +245,7 @@ impl BasicFirmware {
                 self.shell = Shell::ProgramMenu { sel: 0, tab: 0 };
                 self.st.dirty = true;
             }
+            (Shift::Second, Key::YEquals) => self.open_stat_plots(),
             (shift, k) if self.open_catalog(shift, k, CatalogFrom::Home) => {}
             (Shift::Second, Key::XTTheta) => {
                 self.shell = Shell::Link(LinkScreen::new());

@@ -76,13 +76,20 @@ impl BasicFirmware {
             Shell::Graph(t) => {
                 img.copy_from_slice(screen::plot(ram));
                 if let Some(t) = t {
-                    t.draw(self.st.modes.format(), &mut img);
+                    crate::shell::format::draw_trace(
+                        t,
+                        &self.st.modes,
+                        screen::plot(ram),
+                        &mut img,
+                    );
                 }
             }
             Shell::StatEdit(ed) => {
                 let lists = Self::editor_lists(hw);
                 ed.draw(&lists, self.st.modes.format(), &mut img);
             }
+            Shell::StatPlot(s) => s.draw(&self.st.plots, self.indicator < 50, &mut img),
+            Shell::Format(cursor) => cursor.draw(&self.st.modes, self.indicator < 50, &mut img),
             Shell::Mode(cursor) => {
                 // The cursor blinks at about 2 Hz (the key scan runs at 100 Hz).
                 let blink = self.indicator < 50;

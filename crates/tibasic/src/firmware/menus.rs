@@ -27,6 +27,7 @@ impl BasicFirmware {
             (Shift::Second, Key::Prgm) => "DRAW",
             (Shift::None, Key::Vars) => "VARS",
             (Shift::Second, Key::Vars) => "Y-VARS",
+            (Shift::Second, Key::YEquals) => "STAT PLOT",
             _ => return None,
         })
     }

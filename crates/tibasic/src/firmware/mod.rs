@@ -49,6 +49,7 @@ mod lcd;
 mod link;
 mod matrices;
 mod menus;
+mod plotformat;
 mod power;
 mod program;
 mod stat;
@@ -119,6 +120,10 @@ enum Shell {
     GraphFree(crate::shell::graphing::FreeCursor),
     /// STAT › CALC › SetUp….
     StatSetup(crate::shell::statsetup::SetUpCursor),
+    /// 2nd STAT PLOT: the STAT PLOTS menu or a plot's editor.
+    StatPlot(crate::shell::statplot::StatPlotScreen),
+    /// WINDOW ► FORMAT, its cursor.
+    Format(crate::shell::format::FormatCursor),
 }
 
 /// A pending key modifier.
@@ -326,6 +331,8 @@ impl BasicFirmware {
         ram[screen::off(power::CONTRAST_ADDR)] = power::CONTRAST_DEFAULT;
         let mut os = Self::os(&mut self.st, hw);
         os.zstandard();
+        // Nothing drawn yet: the first look at the graph draws it (the axes at least).
+        os.st.graph_dirty = true;
         let seed = [
             (0x8BB8u16, Real::from_i64(12345)),
             (0x8BC1u16, Real::from_i64(67890)),
@@ -369,6 +376,8 @@ impl BasicFirmware {
             Shell::StatSetup(c) => self.key_stat_setup(k, c),
             Shell::GraphFree(c) => self.key_graph_free(hw, k, c),
             Shell::GraphModeTrace(t) => self.key_mode_trace(hw, k, t),
+            Shell::StatPlot(s) => self.key_stat_plot(hw, k, s),
+            Shell::Format(c) => self.key_format(hw, k, c),
             Shell::Running => {
                 if let Status::Waiting(w) = self.interp.status() {
                     self.key_wait(hw, k, w);
@@ -433,8 +442,8 @@ impl BasicFirmware {
                 self.st.dirty = true;
             }
         }
-        if let Shell::Mode(_) = self.shell {
-            // The MODE cursor's blink.
+        if let Shell::Mode(_) | Shell::Format(_) | Shell::StatPlot(_) = self.shell {
+            // The MODE (FORMAT, STAT PLOT) cursor's blink.
             self.indicator = (self.indicator + 1) % 100;
             if self.indicator == 0 || self.indicator == 50 {
                 self.st.dirty = true;

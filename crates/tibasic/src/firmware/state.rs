@@ -2,6 +2,8 @@
 //! earlier one, and checked whole before it replaces the running runtime.
 
 use super::*;
+use crate::shell::format::FormatCursor;
+use crate::shell::statplot::StatPlotScreen;
 
 impl BasicFirmware {
     pub(super) fn save(&self, w: &mut StateWriter) {
@@ -167,6 +169,9 @@ impl BasicFirmware {
                 None => w.bool(false),
             }
         }
+        // Version 9: FORMAT's RectGC/PolarGC and CoordOn/CoordOff lines.
+        w.bool(self.st.modes.polar_gc);
+        w.bool(self.st.modes.coord_off);
         // Version 11: the statistics results that ▲ ▼ scroll, the SetUp… lists.
         match &self.st.results_view {
             Some(v) => {
@@ -192,10 +197,10 @@ impl BasicFirmware {
         // Version 1 had no `Send(` sender, version 2 no LINK screens, version 3 no MODE
         // screen, version 4 no program editor, version 5 no power state, version 6 no entry
         // cursor nor ENTRY storage (one last entry), version 7 no statistics or extra window
-        // variables.
-        // Versions 9 and 10 are kept for the plot screens and the modes in system RAM.
+        // variables, version 8 no STAT PLOT or FORMAT screens; version 10 is kept for the
+        // modes in system RAM.
         let version = r.u8()?;
-        if !matches!(version, 1..=8 | 11) {
+        if !matches!(version, 1..=9 | 11) {
             return Err(StateError::Corrupt(
                 "unknown TI-BASIC runtime state version",
             ));
@@ -397,6 +402,10 @@ impl BasicFirmware {
                     *slot = Some(p);
                 }
             }
+        }
+        if version >= 9 {
+            f.st.modes.polar_gc = r.bool()?;
+            f.st.modes.coord_off = r.bool()?;
         }
         if version >= 11 {
             if r.bool()? {
@@ -622,6 +631,25 @@ fn save_shell(shell: &Shell, w: &mut StateWriter) {
             w.u8(23);
             t.save(w);
         }
+        Shell::StatPlot(s) => {
+            w.u8(16);
+            match *s {
+                StatPlotScreen::Menu { sel } => {
+                    w.u8(0);
+                    w.u8(sel as u8);
+                }
+                StatPlotScreen::Editor { plot, row, col } => {
+                    w.u8(1 + plot as u8);
+                    w.u8(row as u8);
+                    w.u8(col as u8);
+                }
+            }
+        }
+        Shell::Format(c) => {
+            w.u8(17);
+            w.u8(c.row as u8);
+            w.u8(c.col as u8);
+        }
         Shell::Mode(c) => {
             w.u8(5);
             w.u32(c.row as u32);
@@ -677,6 +705,33 @@ fn load_shell(r: &mut StateReader, version: u8) -> Result<Shell, StateError> {
         } else {
             None
         }),
+        16 if version >= 9 => {
+            let s = match r.u8()? {
+                0 => StatPlotScreen::Menu {
+                    sel: usize::from(r.u8()?),
+                },
+                p @ 1..=3 => StatPlotScreen::Editor {
+                    plot: usize::from(p - 1),
+                    row: usize::from(r.u8()?),
+                    col: usize::from(r.u8()?),
+                },
+                _ => return Err(StateError::Corrupt("STAT PLOT screen")),
+            };
+            if !s.valid() {
+                return Err(StateError::Corrupt("STAT PLOT cursor"));
+            }
+            Shell::StatPlot(s)
+        }
+        17 if version >= 9 => {
+            let c = FormatCursor {
+                row: usize::from(r.u8()?),
+                col: usize::from(r.u8()?),
+            };
+            if !c.valid() {
+                return Err(StateError::Corrupt("FORMAT cursor"));
+            }
+            Shell::Format(c)
+        }
         7 => {
             let cur = CatalogCursor {
                 menu: r.u32()? as usize,

@@ -250,6 +250,49 @@ fn setup_lists_and_results_out_of_range_are_refused() {
     });
 }
 
+/// 2nd STAT PLOT (menu and editor) and FORMAT come back from a save state as they were,
+/// with the FORMAT settings of version 9 (PolarGC, CoordOff); their cursors pointing past
+/// their options are refused.
+#[test]
+fn stat_plot_and_format_screens_round_trip_and_bad_cursors_are_refused() {
+    use crate::shell::format::FormatCursor;
+    use crate::shell::statplot::StatPlotScreen;
+    let calc = calc_running("Pause");
+    for shell in [
+        Shell::StatPlot(StatPlotScreen::Menu { sel: 4 }),
+        Shell::StatPlot(StatPlotScreen::Editor {
+            plot: 2,
+            row: 3,
+            col: 5,
+        }),
+        Shell::Format(FormatCursor { row: 5, col: 1 }),
+    ] {
+        let mut c = calc.clone_state_for_test();
+        fw_mut(&mut c).shell = shell.clone();
+        fw_mut(&mut c).st.modes.polar_gc = true;
+        fw_mut(&mut c).st.modes.coord_off = true;
+        let back = c.clone_state_for_test();
+        assert_eq!(fw_of(&back).shell, shell);
+        assert!(fw_of(&back).st.modes.polar_gc && fw_of(&back).st.modes.coord_off);
+    }
+    refused(&calc, "FORMAT line 6", |f| {
+        f.shell = Shell::Format(FormatCursor { row: 6, col: 0 })
+    });
+    refused(&calc, "an option on FORMAT's tab line", |f| {
+        f.shell = Shell::Format(FormatCursor { row: 0, col: 1 })
+    });
+    refused(&calc, "STAT PLOTS item 6", |f| {
+        f.shell = Shell::StatPlot(StatPlotScreen::Menu { sel: 5 })
+    });
+    refused(&calc, "a seventh list", |f| {
+        f.shell = Shell::StatPlot(StatPlotScreen::Editor {
+            plot: 0,
+            row: 2,
+            col: 6,
+        })
+    });
+}
+
 #[test]
 fn table_cursors_out_of_range_are_refused() {
     let calc = calc_running("Disp 1\nPause");
@@ -271,4 +314,39 @@ fn table_cursors_out_of_range_are_refused() {
     refused(&calc, "table cursor past the columns", |f| {
         f.shell = table(0, 3)
     });
+}
+
+/// What a state with no statistics results on the screen and no menu over a screen adds
+/// after version 8: version 9's two FORMAT settings, version 11's results flag and SetUp…
+/// lists.
+const AFTER_V8: usize = 2 + 1 + 5;
+
+/// A version 8 state (before the STAT PLOT and FORMAT screens) still loads, with RectGC
+/// and CoordOn; a version 8 state naming a version 9 screen is refused.
+#[test]
+fn version_8_states_still_load() {
+    let calc = calc_running("Pause");
+    let mut w = StateWriter::default();
+    fw_of(&calc).save(&mut w);
+    let mut v8 = w.0.clone();
+    assert_eq!(v8[0], 11);
+    v8[0] = 8;
+    v8.truncate(v8.len() - AFTER_V8);
+    let mut f = BasicFirmware::new();
+    f.st.modes.polar_gc = true;
+    f.load(&v8).expect("a version 8 state loads");
+    assert!(!f.st.modes.polar_gc && !f.st.modes.coord_off);
+    assert_eq!(f.shell, fw_of(&calc).shell);
+    // The same with the FORMAT screen open: its tag did not exist in version 8.
+    let mut c = calc.clone_state_for_test();
+    fw_mut(&mut c).shell = Shell::Format(crate::shell::format::FormatCursor::open());
+    let mut w = StateWriter::default();
+    fw_of(&c).save(&mut w);
+    let mut v8 = w.0;
+    v8[0] = 8;
+    v8.truncate(v8.len() - AFTER_V8);
+    assert!(matches!(
+        BasicFirmware::new().load(&v8),
+        Err(StateError::Corrupt(_))
+    ));
 }

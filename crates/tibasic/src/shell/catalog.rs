@@ -437,7 +437,7 @@ pub const Y_ON_OFF: Catalog = Catalog {
 };
 
 /// Every menu (a cursor keeps its place here; keys and items name them).
-pub const CATALOGS: [&Catalog; 21] = [
+pub const CATALOGS: [&Catalog; 22] = [
     &MATH,
     &TEST,
     &ANGLE,
@@ -459,6 +459,7 @@ pub const CATALOGS: [&Catalog; 21] = [
     &Y_ON_OFF,
     &STAT,
     &ZOOM,
+    &super::statplot::STAT_PLOT_TOKENS,
 ];
 
 /// Where a menu was opened from, so choosing an item types into that line.

@@ -4,12 +4,14 @@
 pub mod catalog;
 pub mod editor;
 pub mod entry;
+pub mod format;
 pub mod graphing;
 pub mod link;
 pub mod matrix;
 pub mod mem;
 pub mod mode;
 pub mod stat;
+pub mod statplot;
 pub mod statsetup;
 pub mod table;
 pub mod tblset;
