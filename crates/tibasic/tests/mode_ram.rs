@@ -152,3 +152,22 @@ fn the_settings_travel_with_a_backup_written_from_the_mode_screen() {
     assert!(g.iter().any(|l| l.ends_with("1.00")), "{g:?}");
     assert!(g.iter().any(|l| l.ends_with(".33")), "{g:?}");
 }
+
+/// A state saved before the settings were kept in RAM (format 8 and older: the flag bytes
+/// zero) takes its settings from the state and writes them to RAM on its first run.
+#[test]
+fn an_older_state_writes_its_settings_to_ram() {
+    let mut calc = calc_with_sources(&[("DEG", "Degree\nFix 3")]).unwrap();
+    calc.run_for(100 * 6_000);
+    run(&mut calc, "DEG");
+    // RAM as an older runtime left it.
+    calc.ram_mut()[IY] = 0;
+    calc.ram_mut()[FMT_DIGITS] = 0;
+    let state = calc.state_bytes();
+    let mut back = calc_with_sources(&[]).unwrap();
+    back.restore_bytes(std::path::Path::new("old.state"), &state)
+        .unwrap();
+    back.run_for(20 * 6_000);
+    assert!(flag(&back, 0x00, 2), "trigDeg from the state's Degree");
+    assert_eq!(back.ram()[FMT_DIGITS], 3);
+}
