@@ -488,7 +488,7 @@ pub fn prepare(
             messages.push(msg);
         }
     }
-    session::load_files(&mut calc, &m.load)?;
+    let backups = session::load_files_deferring_backups(&mut calc, &m.load)?;
     // A TI-OS calculator that has never run is turned on as a user would (power, then
     // ON: `romload::TI82_KEYS.boot`), whether or not the programs are sent next, so
     // `--run` and the keys find it at the home screen. Other images (our Z80 test
@@ -497,12 +497,34 @@ pub fn prepare(
         crate::romload::play_keys(&mut calc, crate::romload::TI82_KEYS.boot)
             .context("turning the ROM calculator on")?;
     }
+    // A backup for a ROM calculator goes over the link into its LINK RECEIVE, confirmed
+    // on its WARNING-Backup (`romload::send_backup`); the memory is then the backup's, so
+    // MANBOARD and MANCALA are not sent on top.
+    for p in &backups {
+        if made.os.is_none() {
+            bail!(
+                "{}: a memory backup; the ROM image has no TI-OS version text, so it cannot be \
+                 driven through the TI-82's LINK menu to receive it",
+                p.file.display()
+            );
+        }
+        crate::romload::send_backup(&mut calc, &p.backup, &crate::romload::TI82_KEYS)
+            .with_context(|| {
+                format!("{}: sending the backup to the calculator", p.file.display())
+            })?;
+        messages.push(format!(
+            "{}: the backup was sent to the calculator over the link",
+            p.file.display()
+        ));
+    }
     // A ROM calculator gets MANBOARD and MANCALA over the link, as from a computer
     // (before the TCP cable, if any, is plugged in).
-    if let Some(msg) =
-        crate::romload::send_programs(&mut calc, made.os.as_deref(), &setup.choice, m.no_send)?
-    {
-        messages.push(msg);
+    if backups.is_empty() {
+        if let Some(msg) =
+            crate::romload::send_programs(&mut calc, made.os.as_deref(), &setup.choice, m.no_send)?
+        {
+            messages.push(msg);
+        }
     }
     Ok(Prepared {
         calc,

@@ -525,7 +525,7 @@ fn backup(a: &BackupArgs) -> Result<usize> {
             .with_context(|| format!("{}: reading the calculator's state", state.display()))?;
     }
     crate::session::load_files(&mut calc, &a.load)?;
-    let b = tifiles::vat::backup_from_ram(calc.ram())
+    let b = tibasic::firmware::backup(&mut calc)
         .map_err(|e| anyhow::anyhow!("the calculator's memory is not a valid VAT: {e}"))?;
     let n = tifiles::vat::entries(calc.ram()).map_or(0, |e| e.len());
     let mut file = TiFile::backup("", b);

@@ -124,6 +124,90 @@ pub fn send_vars(calc: &mut Calc, vars: &[Variable], timeout_s: u64) -> Result<S
     }
 }
 
+/// The key that answers `1:Continue` on the TI-82's `WARNING-Backup` screen (spec 1.7.4: a
+/// backup is taken only after the user confirms; the built-in runtime's screen,
+/// docs/calculator.md "LINK"). [U] on a real ROM: the item's number is recalled, not checked.
+pub const BACKUP_CONTINUE: &str = "1";
+
+/// After the calculator takes a backup's header, the longest the loader waits for it to wait
+/// for a key (the warning drawn) before pressing [`BACKUP_CONTINUE`] anyway, in emulated ms.
+pub const BACKUP_WARNING_WAIT_MS: u64 = 2_000;
+
+/// Sends a memory backup to a calculator as a computer would (spec 1.7.4): the keys that put
+/// it in LINK RECEIVE, the backup's header, `1` on its `WARNING-Backup` once the sender waits
+/// for the calculator's answer and the calculator waits for a key (or after
+/// [`BACKUP_WARNING_WAIT_MS`]), the three sections, then the keys that leave the RECEIVE
+/// screen. The calculator must be on.
+pub fn send_backup(calc: &mut Calc, b: &tifiles::Backup, keys: &LoaderKeys) -> Result<()> {
+    send_backup_answering(calc, b, keys, BACKUP_CONTINUE)
+}
+
+/// [`send_backup`] answering the warning with the key named `answer`.
+pub fn send_backup_answering(
+    calc: &mut Calc,
+    b: &tifiles::Backup,
+    keys: &LoaderKeys,
+    answer: &str,
+) -> Result<()> {
+    let confirm =
+        ti82_machine::Key::from_name(answer).ok_or_else(|| anyhow!("no key named {answer:?}"))?;
+    play_keys(calc, keys.receive)?;
+    let mut send = SendVars::backup(MID_COMPUTER, Timing::default(), b);
+    let mut pc = VirtualCable::attach(calc, DEFAULT_LATENCY);
+    let limit = calc
+        .now()
+        .saturating_add(SEND_TIMEOUT_S.saturating_mul(T_PER_SECOND));
+    let step = script::ms_to_t(10);
+    let mut out = None;
+    // When the header was taken, and when the key went down (and whether it is up again).
+    let mut asked: Option<u64> = None;
+    let mut pressed: Option<u64> = None;
+    let mut released = false;
+    while out.is_none() && calc.now() < limit {
+        let until = (calc.now() + step).min(limit);
+        pc.run(calc, until, |ep| match send.poll(ep) {
+            Progress::Pending(w) => w,
+            Progress::Done(r) => {
+                out.get_or_insert(r);
+                Wake::NEVER
+            }
+        });
+        let now = calc.now();
+        if send.awaiting_decision() && pressed.is_none() {
+            let since = *asked.get_or_insert(now);
+            let waited = now.saturating_sub(since) >= script::ms_to_t(BACKUP_WARNING_WAIT_MS);
+            if script::Until::KeyWait.holds(calc) || waited {
+                calc.press(confirm);
+                pressed = Some(now);
+            }
+        }
+        if let (Some(t), false) = (pressed, released) {
+            if now.saturating_sub(t) >= script::ms_to_t(script::HUMAN_PRESS_MS) {
+                calc.release(confirm);
+                released = true;
+            }
+        }
+    }
+    if let (Some(_), false) = (pressed, released) {
+        calc.release(confirm);
+    }
+    if out.is_none() {
+        let now = pc.now();
+        let mut ep = tilink::TimedPort::new(pc.port(), now);
+        send.cancel(&mut ep);
+    }
+    pc.detach(calc);
+    match out {
+        None => bail!(
+            "the calculator did not take the backup on the link: no end to the transfer after \
+             {SEND_TIMEOUT_S} emulated seconds (is it in LINK RECEIVE?)"
+        ),
+        Some(Err(e)) => bail!("the calculator did not take the backup on the link: {e}"),
+        Some(Ok(_)) => {}
+    }
+    play_keys(calc, keys.leave)
+}
+
 /// What [`load_programs`] did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Loaded {

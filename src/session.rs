@@ -91,29 +91,50 @@ fn install_vars(calc: &mut Calc, vars: &[Variable], file: &Path) -> Result<()> {
 /// the settings kept in RAM), as LINK RECEIVE of a backup does; checked whole before anything
 /// changes (`tifiles::vat::restore_backup`).
 fn restore_backup(calc: &mut Calc, b: &tifiles::Backup, file: &Path) -> Result<()> {
-    if !is_builtin(calc) {
-        bail!(
-            "{}: a memory backup; restoring one into a calculator running a ROM (over the \
-             link, where the TI-82 asks its user to confirm) is not implemented yet; use the \
-             built-in runtime (--no-rom)",
-            file.display()
-        );
-    }
     tibasic::firmware::restore_backup(calc, b)
         .with_context(|| format!("{}: restoring the backup", file.display()))
 }
 
+/// A backup read for a calculator running a ROM: it goes over the link once the calculator
+/// is on (`crate::romload::send_backup`), where the TI-82 asks its user to confirm.
+pub struct PendingBackup {
+    pub file: PathBuf,
+    pub backup: tifiles::Backup,
+}
+
 /// Reads `.82p .82g .82l ...` files (plain or UUE) and loads their variables, or a backup
-/// (`.82b`) that replaces the memory.
+/// (`.82b`) that replaces the memory (a calculator running a ROM: refused; see
+/// [`load_files_deferring_backups`]).
 pub fn load_files(calc: &mut Calc, files: &[PathBuf]) -> Result<()> {
-    for f in files {
-        let file = TiFile::read(f, ReadOptions::default())?;
-        match &file.content {
-            Content::Vars(vars) => install_vars(calc, vars, f)?,
-            Content::Backup(b) => restore_backup(calc, b, f)?,
-        }
+    if let Some(p) = load_files_deferring_backups(calc, files)?.first() {
+        bail!(
+            "{}: a memory backup; a calculator running a ROM receives one over the link once \
+             it is on (ti82 run --rom ... --load FILE.82b)",
+            p.file.display()
+        );
     }
     Ok(())
+}
+
+/// As [`load_files`], but a backup for a calculator running a ROM is returned, in the order
+/// given, to be sent over the link once the calculator is on.
+pub fn load_files_deferring_backups(
+    calc: &mut Calc,
+    files: &[PathBuf],
+) -> Result<Vec<PendingBackup>> {
+    let mut pending = Vec::new();
+    for f in files {
+        let file = TiFile::read(f, ReadOptions::default())?;
+        match file.content {
+            Content::Vars(vars) => install_vars(calc, &vars, f)?,
+            Content::Backup(b) if is_builtin(calc) => restore_backup(calc, &b, f)?,
+            Content::Backup(b) => pending.push(PendingBackup {
+                file: f.clone(),
+                backup: b,
+            }),
+        }
+    }
+    Ok(pending)
 }
 
 // ---------------------------------------------------------------------------------------

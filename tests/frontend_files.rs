@@ -608,6 +608,64 @@ fn backups_written_and_restored() {
     assert_eq!(a.data.to_bytes(), tibasic::real::Real::from_i64(5).to_bcd());
 }
 
+/// The MODE settings travel with a backup (docs/calculator.md, "MODE settings in RAM"):
+/// Fix 2, Degree and Dot chosen on the MODE screen, the state saved, `ti82 backup`, and the
+/// backup loaded into a fresh calculator: `sin 90` is 1 (Degree) and shows as `1.00`, `1/3`
+/// as `.33` (Fix 2).
+#[test]
+fn a_backup_carries_the_mode_settings() {
+    let dir = rom::temp_dir("backup-modes");
+    ok(&ti82(
+        &dir,
+        &[
+            "run",
+            "--headless",
+            "--no-rom",
+            "--fresh",
+            "--keys",
+            "CLEAR MODE DOWN RIGHT RIGHT RIGHT ENTER DOWN RIGHT ENTER DOWN DOWN RIGHT ENTER CLEAR",
+            "--save-state",
+            "modes.state",
+        ],
+    ));
+    ok(&ti82(
+        &dir,
+        &["backup", "--state", "modes.state", "-o", "modes.82b"],
+    ));
+    let shown = ok(&ti82(
+        &dir,
+        &[
+            "run",
+            "--headless",
+            "--no-rom",
+            "--fresh",
+            "--load",
+            "modes.82b",
+            "--keys",
+            "CLEAR SIN 9 0 ENTER 1 / 3 ENTER",
+            "--print-text",
+        ],
+    ));
+    let lines: Vec<&str> = shown.lines().map(str::trim_end).collect();
+    assert!(lines.iter().any(|l| l.ends_with("1.00")), "{shown}");
+    assert!(lines.iter().any(|l| l.ends_with(".33")), "{shown}");
+    // The same keys in a fresh calculator without the backup: Radian, Float.
+    let plain = ok(&ti82(
+        &dir,
+        &[
+            "run",
+            "--headless",
+            "--no-rom",
+            "--fresh",
+            "--keys",
+            "CLEAR SIN 9 0 ENTER 1 / 3 ENTER",
+            "--print-text",
+        ],
+    ));
+    assert!(plain.contains(".8939966636"), "{plain}");
+    assert!(plain.contains(".3333333333"), "{plain}");
+}
+
 #[test]
 fn a_broken_backup_is_refused_by_name() {
     let dir = rom::temp_dir("backup-bad");

@@ -25,6 +25,7 @@ use crate::value::{ErrorKind, Matrix, Value, MAX_DIM, MAX_LIST};
 mod draw;
 mod format;
 mod graph;
+pub mod mode_ram;
 mod plots;
 pub use plots::StatPlot;
 mod trace;

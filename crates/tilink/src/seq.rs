@@ -252,6 +252,12 @@ impl SendVars {
         self.idx
     }
 
+    /// True while the receiver has taken a header and its CTS or SKIP is awaited: the time a
+    /// calculator's user answers its question (a backup's warning, a duplicate name).
+    pub fn awaiting_decision(&self) -> bool {
+        self.st == SendSt::Decision
+    }
+
     pub fn link(&self) -> &PacketLink {
         &self.link
     }

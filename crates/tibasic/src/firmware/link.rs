@@ -141,6 +141,7 @@ impl BasicFirmware {
         use tilink::VarSource;
         self.stop_holder(hw);
         let timing = tilink::Timing::default();
+        self.sync_modes_hw(hw);
         let ram = hw.mem.ram();
         let snd = if items.iter().any(|(ty, _)| *ty == VarType::Backup) {
             match vat::backup_from_ram(ram) {
@@ -268,6 +269,7 @@ impl BasicFirmware {
                                 return;
                             }
                             self.st.vat_hints.clear();
+                            self.read_modes(hw.mem.ram());
                             if let Shell::Link(s) = &mut self.shell {
                                 s.push_line(VarType::Backup, VarName::default());
                             }

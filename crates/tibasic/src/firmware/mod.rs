@@ -49,6 +49,7 @@ mod lcd;
 mod link;
 mod matrices;
 mod menus;
+mod modes;
 mod plotformat;
 mod power;
 mod program;
@@ -190,6 +191,8 @@ pub struct BasicFirmware {
     last_error: Option<ProgramError>,
     /// Statements executed since power-on (for benchmarks).
     pub statements: u64,
+    /// The MODE settings as last written to RAM (`modes.rs`; not saved).
+    modes_in_ram: modes::InRam,
 }
 
 impl Default for BasicFirmware {
@@ -230,6 +233,7 @@ impl BasicFirmware {
             indicator_due: false,
             last_error: None,
             statements: 0,
+            modes_in_ram: None,
         }
     }
 
@@ -475,6 +479,7 @@ impl Firmware for BasicFirmware {
     fn power_on(&mut self, hw: &mut Hardware) {
         *self = BasicFirmware::new();
         self.init_ram(hw);
+        self.sync_modes_hw(hw);
         self.init_lcd(hw);
         self.next_scan = hw.now + SCAN_PERIOD;
         self.present(hw);
@@ -482,6 +487,7 @@ impl Firmware for BasicFirmware {
 
     fn run(&mut self, hw: &mut Hardware, until: u64) {
         hw.halted = false;
+        self.sync_modes_hw(hw);
         // Line changes the peer sent since the last run wake a link machine waiting for one.
         if self.link_edge {
             if let Some(t) = hw.link.next_peer_change() {
@@ -512,6 +518,7 @@ impl Firmware for BasicFirmware {
                 hw.now = next;
             }
         }
+        self.sync_modes_hw(hw);
     }
 
     fn save_state(&self, w: &mut StateWriter) {
@@ -647,6 +654,7 @@ pub fn restore_backup(
     b: &tifiles::Backup,
 ) -> Result<(), vat::VatError> {
     vat::restore_backup(calc.ram_mut(), b)?;
+    let ram = calc.ram().to_vec();
     if let Some(fw) = calc
         .firmware_mut()
         .as_any_mut()
@@ -654,8 +662,24 @@ pub fn restore_backup(
     {
         fw.st.vat_hints.clear();
         fw.st.dirty = true;
+        fw.read_modes(&ram);
     }
     Ok(())
+}
+
+/// The calculator's memory as a backup (spec 7.6), with the MODE settings written to RAM
+/// first (`crate::os::mode_ram`).
+pub fn backup(calc: &mut ti82_machine::Calc) -> Result<tifiles::Backup, vat::VatError> {
+    let mut ram = calc.ram().to_vec();
+    if let Some(fw) = calc
+        .firmware_mut()
+        .as_any_mut()
+        .downcast_mut::<BasicFirmware>()
+    {
+        fw.sync_modes(&mut ram);
+    }
+    calc.ram_mut().copy_from_slice(&ram);
+    vat::backup_from_ram(calc.ram())
 }
 
 #[cfg(test)]
