@@ -7,7 +7,7 @@ use crate::shell::statplot::StatPlotScreen;
 
 impl BasicFirmware {
     pub(super) fn save(&self, w: &mut StateWriter) {
-        w.u8(11); // format version of this firmware's state
+        w.u8(10); // format version of this firmware's state
         self.interp.save(w);
         let s = &self.st;
         w.u8(match s.shown {
@@ -172,7 +172,7 @@ impl BasicFirmware {
         // Version 9: FORMAT's RectGC/PolarGC and CoordOn/CoordOff lines.
         w.bool(self.st.modes.polar_gc);
         w.bool(self.st.modes.coord_off);
-        // Version 11: the statistics results that ▲ ▼ scroll, the SetUp… lists.
+        // Version 10: the statistics results that ▲ ▼ scroll, the SetUp… lists.
         match &self.st.results_view {
             Some(v) => {
                 w.bool(true);
@@ -197,10 +197,10 @@ impl BasicFirmware {
         // Version 1 had no `Send(` sender, version 2 no LINK screens, version 3 no MODE
         // screen, version 4 no program editor, version 5 no power state, version 6 no entry
         // cursor nor ENTRY storage (one last entry), version 7 no statistics or extra window
-        // variables, version 8 no STAT PLOT or FORMAT screens; version 10 is kept for the
-        // modes in system RAM.
+        // variables, version 8 no STAT PLOT or FORMAT screens, version 9 no statistics
+        // results screen, SetUp…, table cursor, free or Par/Pol/Seq graph cursor.
         let version = r.u8()?;
-        if !matches!(version, 1..=9 | 11) {
+        if !(1..=10).contains(&version) {
             return Err(StateError::Corrupt(
                 "unknown TI-BASIC runtime state version",
             ));
@@ -407,7 +407,7 @@ impl BasicFirmware {
             f.st.modes.polar_gc = r.bool()?;
             f.st.modes.coord_off = r.bool()?;
         }
-        if version >= 11 {
+        if version >= 10 {
             if r.bool()? {
                 let corrupt = || StateError::Corrupt("statistics results");
                 let mut v = crate::stats::ResultsView {
@@ -690,13 +690,13 @@ fn load_shell(r: &mut StateReader, version: u8) -> Result<Shell, StateError> {
         8 => Shell::Editor,
         9 if version >= 7 => Shell::Matrix(MatrixEditor::load(r)?),
         10 if version >= 8 => Shell::StatEdit(crate::shell::stat::ListEditor::load(r)?),
-        20 if version >= 11 => Shell::StatSetup(crate::shell::statsetup::SetUpCursor::load(r)?),
+        20 if version >= 10 => Shell::StatSetup(crate::shell::statsetup::SetUpCursor::load(r)?),
         13 if version >= 8 => Shell::Table(crate::shell::table::TableScreen::new(
             crate::table::TableData::load(r)?,
         )),
-        23 if version >= 11 => Shell::GraphModeTrace(crate::shell::graphing::ModeTrace::load(r)?),
-        22 if version >= 11 => Shell::GraphFree(crate::shell::graphing::FreeCursor::load(r)?),
-        21 if version >= 11 => Shell::Table(crate::shell::table::TableScreen::load(r)?),
+        23 if version >= 10 => Shell::GraphModeTrace(crate::shell::graphing::ModeTrace::load(r)?),
+        22 if version >= 10 => Shell::GraphFree(crate::shell::graphing::FreeCursor::load(r)?),
+        21 if version >= 10 => Shell::Table(crate::shell::table::TableScreen::load(r)?),
         15 if version >= 8 => Shell::TblSet(crate::shell::tblset::TblSet::load(r)?),
         14 if version >= 8 => Shell::Window(crate::shell::window::WindowEditor::load(r)?),
         11 if version >= 8 => Shell::YEditor(crate::shell::graphing::YEditor::load(r)?),

@@ -317,7 +317,7 @@ fn table_cursors_out_of_range_are_refused() {
 }
 
 /// What a state with no statistics results on the screen and no menu over a screen adds
-/// after version 8: version 9's two FORMAT settings, version 11's results flag and SetUp…
+/// after version 8: version 9's two FORMAT settings, version 10's results flag and SetUp…
 /// lists.
 const AFTER_V8: usize = 2 + 1 + 5;
 
@@ -329,7 +329,7 @@ fn version_8_states_still_load() {
     let mut w = StateWriter::default();
     fw_of(&calc).save(&mut w);
     let mut v8 = w.0.clone();
-    assert_eq!(v8[0], 11);
+    assert_eq!(v8[0], 10);
     v8[0] = 8;
     v8.truncate(v8.len() - AFTER_V8);
     let mut f = BasicFirmware::new();
