@@ -353,3 +353,90 @@ fn the_y_editor_lists_the_graphing_modes_equations() {
     keys(&mut calc, &[Key::XTTheta, Key::Enter]);
     assert_eq!(eq(&calc, 0x80).0, [0x62, 0x21]);
 }
+
+/// The token menus open over the lines typed on the graphing screens and the list editor
+/// (the TI-82 Guidebook: a menu item is pasted at the cursor wherever one types): the chosen
+/// token goes into that screen's line and the screen comes back.
+#[test]
+fn menus_type_into_the_graphing_screens_and_the_list_editor() {
+    let mut calc = calc_with_sources(&[]).unwrap();
+    calc.run_for(100 * 6_000);
+    // Y=: MATH ► (NUM) 4 is `int `; then X.
+    keys(&mut calc, &[Key::YEquals, Key::Math]);
+    assert_eq!(glass(&calc)[0], "MATH NUM HYP PRB");
+    keys(&mut calc, &[Key::Right, Key::K4, Key::XTTheta]);
+    assert!(
+        glass(&calc)[0].starts_with("Y₁=int X"),
+        "{:?}",
+        glass(&calc)
+    );
+    keys(&mut calc, &[Key::Enter]);
+    let y1 = tibasic::os::equation_in(calc.ram(), 0x10).unwrap();
+    assert_eq!(y1.0, [0xB1, b'X']);
+    // WINDOW: 2, MATH 3 (³): Xmin = 8.
+    keys(&mut calc, &[Key::Window, Key::K2, Key::Math, Key::K3]);
+    assert!(glass(&calc)[1].starts_with("Xmin=2³"), "{:?}", glass(&calc));
+    keys(&mut calc, &[Key::Enter]);
+    assert_eq!(glass(&calc)[1], "Xmin=8", "{:?}", glass(&calc));
+    // The list editor: 2, MATH 3 on L₁'s first element: 8.
+    // (2nd QUIT with nothing typed keeps the line's value.)
+    keys(
+        &mut calc,
+        &[
+            Key::Second,
+            Key::Mode,
+            Key::Stat,
+            Key::K1,
+            Key::K2,
+            Key::Math,
+            Key::K3,
+        ],
+    );
+    assert!(
+        glass(&calc)[7].starts_with("L₁(1)=2³"),
+        "{:?}",
+        glass(&calc)
+    );
+    keys(&mut calc, &[Key::Enter]);
+    let l1 = tibasic::firmware::read_list(calc.ram(), 1).unwrap();
+    assert_eq!(l1.iter().map(|r| r.to_f64()).collect::<Vec<_>>(), [8.0]);
+    // CLEAR in a menu goes back to its screen, the line as it was.
+    keys(&mut calc, &[Key::K5, Key::Math, Key::Clear]);
+    assert!(glass(&calc)[7].starts_with("L₁(2)=5"), "{:?}", glass(&calc));
+}
+
+/// The graphing keys work from each graphing screen, as they do on the calculator: Y=,
+/// WINDOW, GRAPH, TRACE, MODE, 2nd TblSet, 2nd TABLE; what is typed is stored first.
+#[test]
+fn the_graphing_keys_switch_between_the_graphing_screens() {
+    let mut calc = calc_with_sources(&[]).unwrap();
+    calc.run_for(100 * 6_000);
+    keys(&mut calc, &[Key::YEquals, Key::XTTheta, Key::Window]);
+    // Leaving Y= stored Y₁ = X.
+    assert_eq!(
+        tibasic::os::equation_in(calc.ram(), 0x10).unwrap().0,
+        [b'X']
+    );
+    assert_eq!(glass(&calc)[0], "WINDOW FORMAT");
+    // A value typed on WINDOW is stored when 2nd TABLE leaves it.
+    keys(&mut calc, &[Key::Neg, Key::K5, Key::Second, Key::Graph]);
+    assert_eq!(column(&calc, 0)[0], "X");
+    keys(&mut calc, &[Key::Window, Key::Down]);
+    assert_eq!(glass(&calc)[1], "Xmin=⁻5");
+    keys(&mut calc, &[Key::Second, Key::Window]);
+    assert_eq!(glass(&calc)[0], "TABLE SETUP");
+    keys(&mut calc, &[Key::Trace]);
+    assert!(glass(&calc)[7].starts_with("X="), "{:?}", glass(&calc));
+    keys(&mut calc, &[Key::Mode]);
+    assert!(glass(&calc)[0].starts_with("Normal"), "{:?}", glass(&calc));
+    keys(
+        &mut calc,
+        &[Key::Second, Key::Mode, Key::Graph, Key::YEquals],
+    );
+    // The editor on Y₁ (the cursor blinks over its first token).
+    assert!(glass(&calc)[1].starts_with("Y₂="), "{:?}", glass(&calc));
+    assert_eq!(
+        tibasic::os::equation_in(calc.ram(), 0x10).unwrap().0,
+        [b'X']
+    );
+}

@@ -8,7 +8,7 @@ use crate::shell::graphing::{
 use crate::shell::table::{TableScreen, X_ENTRY_MAX};
 
 /// The longest expression the Y= editor takes [I].
-const EXPRESSION_LIMIT: usize = 200;
+use crate::shell::graphing::EXPRESSION_MAX as EXPRESSION_LIMIT;
 
 impl BasicFirmware {
     /// `Y₁`…`Y₀` as they are in RAM: tokens and selected bits (missing ones empty).
@@ -185,6 +185,28 @@ impl BasicFirmware {
         }
     }
 
+    /// The keys that open a graphing screen from any other (Y=, WINDOW, GRAPH, TRACE, 2nd
+    /// TblSet, 2nd TABLE, 2nd STAT PLOT, MODE), as on the calculator, where they work from
+    /// every screen; whether `k` (2nd pending: `second`) was one of them.
+    pub(super) fn graphing_key(&mut self, hw: &mut Hardware, second: bool, k: Key) -> bool {
+        match (second, k) {
+            (false, Key::YEquals) => self.open_y_editor(hw),
+            (false, Key::Window) => self.open_window(hw),
+            (false, Key::Graph) => self.open_graph(hw, false),
+            (false, Key::Trace) => self.open_graph(hw, true),
+            (true, Key::Window) => self.open_tblset(hw),
+            (true, Key::Graph) => self.open_table(hw),
+            (true, Key::YEquals) => self.open_stat_plots(),
+            (false, Key::Mode) => {
+                self.shell = Shell::Mode(crate::shell::mode::ModeCursor::open(&self.st.modes));
+                self.indicator = 0;
+                self.st.dirty = true;
+            }
+            _ => return false,
+        }
+        true
+    }
+
     pub(super) fn key_graph(&mut self, hw: &mut Hardware, k: Key, trace: Option<Trace>) {
         let Some(second) = self.after_second(k) else {
             return;
@@ -197,9 +219,7 @@ impl BasicFirmware {
         };
         match (second, k, trace) {
             (true, Key::Mode, _) | (_, Key::Clear, _) => self.go_home_screen(),
-            (false, Key::YEquals, _) => self.open_y_editor(hw),
-            (false, Key::Trace, _) => self.open_graph(hw, true),
-            (false, Key::Graph, _) => self.open_graph(hw, false),
+            (second, k, _) if self.graphing_key(hw, second, k) => {}
             (false, Key::Left | Key::Right, Some(t)) => {
                 let step = if k == Key::Left { -1 } else { 1 };
                 let column = t.column + step;
@@ -328,24 +348,32 @@ impl BasicFirmware {
         mut w: crate::shell::window::WindowEditor,
     ) {
         let shift = std::mem::take(&mut self.shift);
-        let store = matches!(k, Key::Enter | Key::Up | Key::Down | Key::Graph)
+        let opens = opens_graphing_screen(shift, k) && !(shift == Shift::None && k == Key::Window);
+        let store = matches!(k, Key::Enter | Key::Up | Key::Down)
+            || opens
             || (shift == Shift::Second && k == Key::Mode);
         if store {
-            if let Some(e) = w.entry.take() {
+            // (Nothing typed, or a line CLEAR emptied, keeps the value.)
+            if let Some(e) = w.entry.take().filter(|e| !e.is_empty()) {
                 match self.store_typed_window(hw, w.vars[w.line], &e.tokens) {
                     Ok(v) => w.values[w.line] = v,
                     Err(kind) => return self.screen_error(kind),
                 }
             }
         }
+        if opens && self.graphing_key(hw, shift == Shift::Second, k) {
+            return;
+        }
         match (shift, k) {
             (Shift::Second, Key::Mode) => return self.go_home_screen(),
-            (_, Key::Graph) => return self.open_graph(hw, false),
             (_, Key::Enter | Key::Down) => w.go_to(w.line + 1),
             (_, Key::Up) => w.go_to(w.line.saturating_sub(1)),
             (_, Key::Clear) => w.entry = Some(Default::default()),
             // ► with nothing typed: the FORMAT tab [I].
             (Shift::None, Key::Right) if w.entry.is_none() => return self.open_format(),
+            (shift, k) if Self::typing_menu(shift, k) => {
+                return self.open_menu_over(shift, k, Shell::Window(w));
+            }
             _ => {
                 let mut e = w.entry.take().unwrap_or_default();
                 if edit_line(&mut self.shift, &mut e, shift, k, 100, self.st.modes.graph)
@@ -444,10 +472,12 @@ impl BasicFirmware {
             .iter()
             .filter(|f| f.1 && !f.0.is_empty())
             .count();
+        let opens = opens_graphing_screen(shift, k) && !(shift == Shift::Second && k == Key::Graph);
+        if opens && self.graphing_key(hw, shift == Shift::Second, k) {
+            return;
+        }
         match (shift, k) {
             (Shift::Second, Key::Mode) => return self.go_home_screen(),
-            (Shift::None, Key::Graph) => return self.open_graph(hw, false),
-            (Shift::None, Key::YEquals) => return self.open_y_editor(hw),
             (_, Key::Clear) if t.entry.is_some() => t.entry = None,
             (_, Key::Clear) => return self.go_home_screen(),
             (_, Key::Down) if t.row < last_row => t.row += 1,
@@ -465,6 +495,9 @@ impl BasicFirmware {
                 if at < self.st.tbl_input.len() {
                     self.st.tbl_input.remove(at);
                 }
+            }
+            (shift, k) if indpnt_ask && t.col == 0 && Self::typing_menu(shift, k) => {
+                return self.open_menu_over(shift, k, Shell::Table(t));
             }
             _ if indpnt_ask && t.col == 0 => {
                 let mut e = t.entry.take().unwrap_or_default();
@@ -498,20 +531,24 @@ impl BasicFirmware {
 
     pub(super) fn key_y_editor(&mut self, hw: &mut Hardware, k: Key, mut ed: YEditor) {
         let shift = std::mem::take(&mut self.shift);
-        let leaving = matches!(
-            (shift, k),
-            (Shift::Second, Key::Mode) | (_, Key::Graph | Key::Trace | Key::Up | Key::Down)
-        ) || (k == Key::Enter && !ed.on_equals);
+        let opens = opens_graphing_screen(shift, k) && k != Key::YEquals;
+        let leaving = opens
+            || matches!(
+                (shift, k),
+                (Shift::Second, Key::Mode) | (_, Key::Up | Key::Down)
+            )
+            || (k == Key::Enter && !ed.on_equals);
         if leaving {
             if let Err(kind) = self.commit_function(hw, &ed) {
                 return self.screen_error(kind);
             }
         }
+        if opens && self.graphing_key(hw, shift == Shift::Second, k) {
+            return;
+        }
         let lines = self.editor_lines(hw);
         match (shift, k) {
             (Shift::Second, Key::Mode) => return self.go_home_screen(),
-            (_, Key::Graph) => return self.open_graph(hw, false),
-            (_, Key::Trace) => return self.open_graph(hw, true),
             (_, Key::Enter) if ed.on_equals => {
                 if let Some((k, _, selected)) = lines.get(ed.function) {
                     let mut os = Self::os(&mut self.st, hw);
@@ -527,6 +564,9 @@ impl BasicFirmware {
                 ed.line.clear();
                 ed.on_equals = false;
             }
+            (shift, k) if Self::typing_menu(shift, k) => {
+                return self.open_menu_over(shift, k, Shell::YEditor(ed));
+            }
             _ => {
                 ed.on_equals = false;
                 edit_line(
@@ -541,5 +581,18 @@ impl BasicFirmware {
         }
         self.shell = Shell::YEditor(ed);
         self.st.dirty = true;
+    }
+}
+
+/// Whether `shift`+`k` opens a graphing screen ([`BasicFirmware::graphing_key`]): Y=,
+/// WINDOW, GRAPH, TRACE, MODE, 2nd TblSet, 2nd TABLE, 2nd STAT PLOT.
+pub(super) fn opens_graphing_screen(shift: Shift, k: Key) -> bool {
+    match shift {
+        Shift::None => matches!(
+            k,
+            Key::YEquals | Key::Window | Key::Graph | Key::Trace | Key::Mode
+        ),
+        Shift::Second => matches!(k, Key::Window | Key::Graph | Key::YEquals),
+        _ => false,
     }
 }

@@ -32,6 +32,22 @@ impl BasicFirmware {
         })
     }
 
+    /// Whether `shift`+`k` opens a menu that types into a screen's line: the token menus
+    /// (not STAT, ZOOM or STAT PLOT, which have their own screens there).
+    pub(super) fn typing_menu(shift: Shift, k: Key) -> bool {
+        Self::catalog_key(shift, k).is_some_and(|m| !matches!(m, "STAT" | "ZOOM" | "STAT PLOT"))
+    }
+
+    /// Opens the menu `shift`+`k` opens over `screen`'s typed line, the screen parked until
+    /// the menu closes (a chosen token is typed into its line).
+    pub(super) fn open_menu_over(&mut self, shift: Shift, k: Key, screen: Shell) {
+        if self.open_catalog(shift, k, CatalogFrom::Screen) {
+            self.parked = Some(Box::new(screen));
+        } else {
+            self.shell = screen;
+        }
+    }
+
     /// Opens the menu `shift`+`k` opens over the line typed from `from`; false when the key
     /// opens none.
     pub(super) fn open_catalog(&mut self, shift: Shift, k: Key, from: CatalogFrom) -> bool {
@@ -66,6 +82,9 @@ impl BasicFirmware {
                 fw.show_entry(hw);
             }
             CatalogFrom::Editor => fw.shell = Shell::Editor,
+            CatalogFrom::Screen => {
+                fw.shell = fw.parked.take().map_or(Shell::Home, |s| *s);
+            }
             CatalogFrom::Matrix => match fw.matrix.take() {
                 Some(m) => fw.shell = Shell::Matrix(m),
                 None => {
@@ -110,6 +129,11 @@ impl BasicFirmware {
                     CatalogFrom::Matrix => {
                         if let Some(m) = &mut self.matrix {
                             m.type_value(token);
+                        }
+                    }
+                    CatalogFrom::Screen => {
+                        if let Some(s) = self.parked.as_deref_mut() {
+                            type_into_screen(s, token);
                         }
                     }
                     _ => {
@@ -207,5 +231,35 @@ impl BasicFirmware {
         os.home_line(&codes, false);
         self.st.shown = Shown::Home;
         self.st.dirty = true;
+    }
+}
+
+/// A token chosen from a menu typed into a parked screen's line (as its own typing keys
+/// would type it).
+fn type_into_screen(screen: &mut Shell, token: &[u8]) {
+    match screen {
+        Shell::YEditor(ed) => {
+            ed.on_equals = false;
+            ed.line
+                .type_token(token, crate::shell::graphing::EXPRESSION_MAX);
+        }
+        Shell::Window(w) => {
+            w.entry
+                .get_or_insert_with(Default::default)
+                .type_token(token, 100);
+        }
+        Shell::TblSet(t) if t.line < 2 => {
+            t.entry
+                .get_or_insert_with(Default::default)
+                .type_token(token, 100);
+        }
+        Shell::Table(t) if t.col == 0 => {
+            let limit = crate::shell::table::X_ENTRY_MAX;
+            t.entry
+                .get_or_insert_with(Default::default)
+                .type_token(token, limit);
+        }
+        Shell::StatEdit(ed) => ed.type_token(token),
+        _ => {}
     }
 }

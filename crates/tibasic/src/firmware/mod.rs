@@ -168,6 +168,8 @@ pub struct BasicFirmware {
     editor: Option<Editor>,
     /// The matrix editor, kept while a menu types into an element's value.
     matrix: Option<MatrixEditor>,
+    /// The screen a menu was opened over (`CatalogFrom::Screen`), waiting for its token.
+    parked: Option<Box<Shell>>,
     /// Turned off (2nd OFF, or the automatic power-down): the glass is blank, only ON acts.
     off: bool,
     /// When the user last pressed a key (or a program last ran): the automatic power-down
@@ -221,6 +223,7 @@ impl BasicFirmware {
             transfer: None,
             editor: None,
             matrix: None,
+            parked: None,
             off: false,
             last_activity: 0,
             contrast_shown_until: 0,

@@ -41,6 +41,10 @@ impl BasicFirmware {
                 self.shift = Shift::Alpha;
                 return;
             }
+            // The token menus type into the value on an element (STAT itself is its own).
+            (shift, k) if ed.row > 0 && Self::typing_menu(shift, k) => {
+                return self.open_menu_over(shift, k, Shell::StatEdit(ed));
+            }
             _ => {}
         }
         let lists = Self::editor_lists(hw);

@@ -189,6 +189,14 @@ impl BasicFirmware {
         for b in s.one.iter().chain(&s.two) {
             w.u8(*b);
         }
+        // …and the screen a menu is open over.
+        match &self.parked {
+            Some(s) => {
+                w.bool(true);
+                save_shell(s, w);
+            }
+            None => w.bool(false),
+        }
     }
 
     pub(super) fn load(&mut self, data: &[u8]) -> Result<(), StateError> {
@@ -438,6 +446,9 @@ impl BasicFirmware {
             if !s.valid() {
                 return Err(StateError::Corrupt("SetUp… lists"));
             }
+            if r.bool()? {
+                f.parked = Some(Box::new(load_shell(&mut r, version)?));
+            }
         }
         r.done()?;
         f.validate()?;
@@ -449,6 +460,28 @@ impl BasicFirmware {
     /// replaces the running one: indices inside what they index, times that cannot overflow.
     pub(super) fn validate(&self) -> Result<(), StateError> {
         let corrupt = |what| Err(StateError::Corrupt(what));
+        // A menu over a screen has that screen parked under it, and only then; only the
+        // screens with a typed line are parked.
+        let over_screen = matches!(
+            self.shell,
+            Shell::Catalog {
+                from: CatalogFrom::Screen,
+                ..
+            }
+        );
+        let parkable = self.parked.as_deref().is_some_and(|s| {
+            matches!(
+                s,
+                Shell::YEditor(_)
+                    | Shell::Window(_)
+                    | Shell::TblSet(_)
+                    | Shell::Table(_)
+                    | Shell::StatEdit(_)
+            )
+        });
+        if over_screen != self.parked.is_some() || (self.parked.is_some() && !parkable) {
+            return corrupt("menu over a screen");
+        }
         match self.interp.status() {
             Status::Waiting(Wait::Menu { items, .. }) if self.menu_sel >= items.len() => {
                 return corrupt("Menu( selection past its items");
@@ -582,6 +615,7 @@ fn save_shell(shell: &Shell, w: &mut StateWriter) {
                 CatalogFrom::Input => 1,
                 CatalogFrom::Editor => 2,
                 CatalogFrom::Matrix => 3,
+                CatalogFrom::Screen => 4,
             });
         }
         Shell::Editor => w.u8(8),
@@ -744,6 +778,7 @@ fn load_shell(r: &mut StateReader, version: u8) -> Result<Shell, StateError> {
                 1 => CatalogFrom::Input,
                 2 if version >= 5 => CatalogFrom::Editor,
                 3 if version >= 7 => CatalogFrom::Matrix,
+                4 if version >= 10 => CatalogFrom::Screen,
                 _ => return Err(StateError::Corrupt("menu origin")),
             };
             if !cur.valid() {

@@ -317,9 +317,9 @@ fn table_cursors_out_of_range_are_refused() {
 }
 
 /// What a state with no statistics results on the screen and no menu over a screen adds
-/// after version 8: version 9's two FORMAT settings, version 10's results flag and SetUp…
-/// lists.
-const AFTER_V8: usize = 2 + 1 + 5;
+/// after version 8: version 9's two FORMAT settings, version 10's results flag, SetUp…
+/// lists and parked-screen flag.
+const AFTER_V8: usize = 2 + 1 + 5 + 1;
 
 /// A version 8 state (before the STAT PLOT and FORMAT screens) still loads, with RectGC
 /// and CoordOn; a version 8 state naming a version 9 screen is refused.
@@ -349,4 +349,38 @@ fn version_8_states_still_load() {
         BasicFirmware::new().load(&v8),
         Err(StateError::Corrupt(_))
     ));
+}
+
+/// A menu open over a screen's line comes back from a save state with its screen parked
+/// under it; a menu "over a screen" without one, or a parked screen without its menu, is
+/// refused.
+#[test]
+fn menus_over_screens_round_trip_and_lone_halves_are_refused() {
+    let mut calc = calc_running("Disp 1\nPause");
+    calc.press(Key::Enter);
+    calc.run_for(300 * MS);
+    for k in [Key::YEquals, Key::XTTheta, Key::Math] {
+        tap(&mut calc, k);
+    }
+    assert!(matches!(
+        fw_of(&calc).shell,
+        Shell::Catalog {
+            from: CatalogFrom::Screen,
+            ..
+        }
+    ));
+    let mut back = calc.clone_state_for_test();
+    assert_eq!(fw_of(&back).parked, fw_of(&calc).parked);
+    // 3 (³) goes into Y₁ of the copy too.
+    tap(&mut back, Key::K3);
+    assert!(matches!(&fw_of(&back).shell, Shell::YEditor(ed) if ed.line.tokens == [b'X', 0x0F]));
+    refused(&calc, "a menu over a screen with none parked", |f| {
+        f.parked = None
+    });
+    refused(&calc, "a parked screen under no menu", |f| {
+        f.shell = Shell::Home
+    });
+    refused(&calc, "a menu parked under a menu", |f| {
+        f.parked = Some(Box::new(f.shell.clone()))
+    });
 }

@@ -23,16 +23,22 @@ impl BasicFirmware {
             self.shift = Shift::Second;
             return;
         }
+        let opens = graphing::opens_graphing_screen(shift, k)
+            && !(shift == Shift::Second && k == Key::Window);
         let leaving_line = matches!(k, Key::Enter | Key::Up | Key::Down)
+            || opens
             || (shift == Shift::Second && k == Key::Mode);
         if leaving_line && t.line < 2 {
-            if let Some(e) = t.entry.take() {
+            if let Some(e) = t.entry.take().filter(|e| !e.is_empty()) {
                 let var = if t.line == 0 { 0x1A } else { 0x21 };
                 match self.store_typed_window(hw, var, &e.tokens) {
                     Ok(v) => t.values[t.line] = v,
                     Err(kind) => return self.screen_error(kind),
                 }
             }
+        }
+        if opens && self.graphing_key(hw, shift == Shift::Second, k) {
+            return;
         }
         match (shift, k) {
             (Shift::Second, Key::Mode) => return self.go_home_screen(),
@@ -55,6 +61,9 @@ impl BasicFirmware {
                 t.option = t.line >= 2 && t.ask[t.line - 2];
             }
             (_, Key::Clear) if t.line < 2 => t.entry = Some(Default::default()),
+            (shift, k) if t.line < 2 && Self::typing_menu(shift, k) => {
+                return self.open_menu_over(shift, k, Shell::TblSet(t));
+            }
             _ if t.line < 2 => {
                 let mut e = t.entry.take().unwrap_or_default();
                 if edit_line(&mut self.shift, &mut e, shift, k, 100, self.st.modes.graph)

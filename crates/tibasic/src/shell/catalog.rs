@@ -471,6 +471,9 @@ pub enum CatalogFrom {
     Editor,
     /// The value typed for a matrix element (MATRX EDIT).
     Matrix,
+    /// A line typed on another screen (Y=, WINDOW, TABLE SETUP, the table, the list
+    /// editor), which waits under the menu (`BasicFirmware::parked`).
+    Screen,
 }
 
 /// An item's text: its token as the calculator spells it, without the spaces some tokens

@@ -15,6 +15,8 @@ use crate::screen::SCREEN_BYTES;
 
 /// `Y₁`…`Y₀`: the token second bytes, in the editor's order.
 pub const FUNCTIONS: usize = 10;
+/// The longest expression the Y= editor takes, in tokens' bytes.
+pub const EXPRESSION_MAX: usize = 200;
 /// Lines the editor shows at once.
 const SHOWN: usize = 8;
 

@@ -120,6 +120,18 @@ impl ListEditor {
 
     /// One key. `lens` are the six lists' lengths; `typed` is the token a key types (with
     /// 2nd/ALPHA already applied), if any; `second` whether 2nd was pending.
+    /// A token typed (by a key or from a menu): on an element it starts or goes on with a
+    /// new value (up to 100 bytes); on a list's name it does nothing.
+    pub fn type_token(&mut self, t: &[u8]) {
+        if self.row == 0 {
+            return;
+        }
+        let entry = self.entry.get_or_insert_with(Vec::new);
+        if entry.len() + t.len() <= 100 {
+            entry.extend_from_slice(t);
+        }
+    }
+
     pub fn key(
         &mut self,
         k: Key,
@@ -192,14 +204,7 @@ impl ListEditor {
             }
             _ => {
                 if let Some(t) = typed {
-                    // Typing on an element or on the name starts a new value.
-                    if self.row == 0 {
-                        return ListAction::None;
-                    }
-                    let entry = self.entry.get_or_insert_with(Vec::new);
-                    if entry.len() + t.len() <= 100 {
-                        entry.extend_from_slice(t);
-                    }
+                    self.type_token(t);
                 }
             }
         }
