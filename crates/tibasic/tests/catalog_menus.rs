@@ -305,3 +305,23 @@ fn every_menu_named_is_there_once() {
         assert!(CatalogCursor::open_named(name).is_some(), "{name}");
     }
 }
+
+/// Items past `0:` are picked with ALPHA and their letter (the TI-82 Guidebook: `A:`, `B:`
+/// are chosen by pressing the letter): STAT ► CALC's `A:ExpReg` and `B:PwrReg`.
+#[test]
+fn alpha_and_a_letter_pick_the_items_past_zero() {
+    let mut calc = fresh();
+    keys(&mut calc, &[Key::Stat, Key::Right, Key::Alpha, Key::Math]);
+    assert!(glass(&calc)[0].starts_with("ExpReg"), "{:?}", glass(&calc));
+    keys(
+        &mut calc,
+        &[Key::Clear, Key::Stat, Key::Right, Key::Alpha, Key::Matrx],
+    );
+    assert!(glass(&calc)[0].starts_with("PwrReg"), "{:?}", glass(&calc));
+    // A letter with no item does nothing: the menu stays.
+    keys(
+        &mut calc,
+        &[Key::Clear, Key::Stat, Key::Right, Key::Alpha, Key::Prgm],
+    );
+    assert_eq!(glass(&calc)[0], "EDIT CALC");
+}

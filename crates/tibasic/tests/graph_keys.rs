@@ -440,3 +440,36 @@ fn the_graphing_keys_switch_between_the_graphing_screens() {
         [b'X']
     );
 }
+
+/// WINDOW in Seq mode lists the sequence's start values and index range before the window
+/// proper (the TI-82 Guidebook's sequence WINDOW: UₙStart, VₙStart, nStart, nMin, nMax),
+/// and what is typed there is what a sequence graph starts from.
+#[test]
+fn the_seq_window_lists_the_start_values() {
+    let mut calc = calc_with_sources(&[("S", "Seq"), ("R", "UnStart->A\nnMax->B")]).unwrap();
+    calc.run_for(100 * 6_000);
+    tibasic::firmware::start_program(&mut calc, "S").unwrap();
+    calc.run_for(500 * 6_000);
+    keys(&mut calc, &[Key::Clear, Key::Window]);
+    let g = glass(&calc);
+    assert!(g[1].starts_with("UnStart="), "{g:?}");
+    assert_eq!(
+        g[2..6],
+        ["VnStart=0", "nStart=0", "nMin=0", "nMax=10"],
+        "{g:?}"
+    );
+    keys(
+        &mut calc,
+        &[Key::K3, Key::Enter, Key::Down, Key::Down, Key::Down],
+    );
+    keys(
+        &mut calc,
+        &[Key::K2, Key::K0, Key::Enter, Key::Second, Key::Mode],
+    );
+    tibasic::firmware::start_program(&mut calc, "R").unwrap();
+    calc.run_for(500 * 6_000);
+    assert_eq!(
+        (real_var(&calc, b'A'), real_var(&calc, b'B')),
+        (Some(3.0), Some(20.0))
+    );
+}

@@ -66,10 +66,29 @@ impl BasicFirmware {
         mut cur: CatalogCursor,
         from: CatalogFrom,
     ) {
-        let Some(second) = self.after_second(k) else {
+        // ALPHA and a letter pick the items past `0:` (`A:`, `B:`…).
+        if self.shift == Shift::None && k == Key::Alpha {
+            self.shift = Shift::Alpha;
             return;
+        }
+        let letter = if self.shift == Shift::Alpha {
+            self.shift = Shift::None;
+            key_token(Shift::Alpha, k).and_then(|t| match t {
+                [c] if c.is_ascii_uppercase() => Some(*c),
+                _ => None,
+            })
+        } else {
+            None
         };
-        let action = cur.key(k, second);
+        let action = match letter {
+            Some(l) => cur.pick_letter(l),
+            None => {
+                let Some(second) = self.after_second(k) else {
+                    return;
+                };
+                cur.key(k, second)
+            }
+        };
         self.shell = Shell::Catalog { cur, from };
         self.st.dirty = true;
         let back = |fw: &mut Self, hw: &mut Hardware| match from {

@@ -568,6 +568,19 @@ impl CatalogCursor {
         CatalogAction::None
     }
 
+    /// ALPHA and a letter: item `A:` (the eleventh), `B:`… of the tab, if it has one.
+    pub fn pick_letter(&mut self, letter: u8) -> CatalogAction {
+        let items = self.catalog().tabs[self.tab].1;
+        let i = 10 + usize::from(letter.wrapping_sub(b'A'));
+        match items.get(i) {
+            Some(&item) if letter.is_ascii_uppercase() => {
+                self.sel = i;
+                self.choose(item)
+            }
+            _ => CatalogAction::None,
+        }
+    }
+
     /// An item chosen: its token typed, or its submenu opened.
     fn choose(&mut self, item: Item) -> CatalogAction {
         match item {

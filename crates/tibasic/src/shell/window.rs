@@ -17,7 +17,9 @@ pub fn variables(graph: u8) -> &'static [u8] {
     match graph {
         1 => &[0x0E, 0x0F, 0x22, 0x0A, 0x0B, 0x02, 0x0C, 0x0D, 0x03],
         2 => &[0x10, 0x11, 0x23, 0x0A, 0x0B, 0x02, 0x0C, 0x0D, 0x03],
-        3 => &[0x1B, 0x1D, 0x0A, 0x0B, 0x02, 0x0C, 0x0D, 0x03],
+        3 => &[
+            0x04, 0x05, 0x1F, 0x1B, 0x1D, 0x0A, 0x0B, 0x02, 0x0C, 0x0D, 0x03,
+        ],
         _ => &[0x0A, 0x0B, 0x02, 0x0C, 0x0D, 0x03],
     }
 }
@@ -102,7 +104,9 @@ impl WindowEditor {
     pub fn load(r: &mut StateReader) -> Result<WindowEditor, StateError> {
         let corrupt = || StateError::Corrupt("WINDOW screen");
         let vars = r.bytes()?.to_vec();
-        if !(0..4).any(|g| variables(g) == vars.as_slice()) {
+        // (Before UₙStart, VₙStart and nStart were listed, Seq mode's screen began at nMin.)
+        let legacy_seq = vars.as_slice() == &variables(3)[3..];
+        if !legacy_seq && !(0..4).any(|g| variables(g) == vars.as_slice()) {
             return Err(corrupt());
         }
         let mut values = Vec::with_capacity(vars.len());
