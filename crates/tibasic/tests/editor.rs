@@ -29,28 +29,38 @@ fn tokens(src: &str) -> Vec<u8> {
 const DISP: [Key; 3] = [Key::Prgm, Key::Right, Key::K3];
 const QUIT: [Key; 2] = [Key::Second, Key::Mode];
 
+/// The glass in the second half of the cursor's blink (half a second after the last key),
+/// when the cell under the cursor shows its character.
+fn text(calc: &mut Calc) -> Vec<String> {
+    calc.run_for(450 * 6_000);
+    glass(calc)
+}
+
 #[test]
 fn write_a_program_from_the_keypad_and_run_it() {
     let mut calc = calc_with_sources(&[]).unwrap();
     calc.run_for(100 * 6_000);
     keys(&mut calc, &[Key::Prgm, Key::Left]);
-    assert_eq!(glass(&calc)[..2], ["EXEC EDIT NEW", "1:Create New"]);
+    assert_eq!(text(&mut calc)[..2], ["EXEC EDIT NEW", "1:Create New"]);
     keys(&mut calc, &[Key::Enter]);
-    assert_eq!(glass(&calc)[0], "PROGRAM:Ⓐ");
+    assert_eq!(text(&mut calc)[0], "PROGRAM:Ⓐ");
     // H and I, ALPHA-locked (the keys under ^ and x²).
     keys(&mut calc, &[Key::Pow, Key::Square]);
-    assert_eq!(glass(&calc)[0], "PROGRAM:HIⒶ");
+    assert_eq!(text(&mut calc)[0], "PROGRAM:HIⒶ");
     keys(&mut calc, &[Key::Enter]);
-    assert_eq!(glass(&calc)[..2], ["PROGRAM:HI", ":"]);
+    assert_eq!(text(&mut calc)[..2], ["PROGRAM:HI", ":"]);
     // Disp 42, ENTER, Disp 6*7, ENTER, While 0 / End from PRGM CTL (5, 7).
     keys(&mut calc, &DISP);
     keys(&mut calc, &[Key::K4, Key::K2, Key::Enter]);
     keys(&mut calc, &DISP);
     keys(&mut calc, &[Key::K6, Key::Mul, Key::K7]);
-    assert_eq!(glass(&calc)[..3], ["PROGRAM:HI", ":Disp 42", ":Disp 6*7"]);
+    assert_eq!(
+        text(&mut calc)[..3],
+        ["PROGRAM:HI", ":Disp 42", ":Disp 6*7"]
+    );
     keys(&mut calc, &[Key::Enter, Key::Prgm, Key::K5, Key::K0]);
     keys(&mut calc, &[Key::Enter, Key::Prgm, Key::K7]);
-    assert_eq!(glass(&calc)[3..5], [":While 0", ":End"]);
+    assert_eq!(text(&mut calc)[3..5], [":While 0", ":End"]);
     keys(&mut calc, &QUIT);
     assert_eq!(
         program(&calc, "HI"),
@@ -59,7 +69,7 @@ fn write_a_program_from_the_keypad_and_run_it() {
     // Run it from PRGM EXEC.
     start_program(&mut calc, "HI").unwrap();
     calc.run_for(300 * 6_000);
-    let g = glass(&calc);
+    let g = text(&mut calc);
     let answers: Vec<&str> = g.iter().map(|l| l.trim()).filter(|l| *l == "42").collect();
     assert_eq!(answers.len(), 2, "{g:?}");
 }
@@ -71,15 +81,16 @@ fn an_error_goes_to_the_statement_and_the_fix_runs() {
     calc.run_for(100 * 6_000);
     start_program(&mut calc, "BAD").unwrap();
     calc.run_for(300 * 6_000);
-    assert_eq!(glass(&calc)[..3], ["ERR:DIVIDE BY 0", "1:Goto", "2:Quit"]);
+    assert_eq!(
+        text(&mut calc)[..3],
+        ["ERR:DIVIDE BY 0", "1:Goto", "2:Quit"]
+    );
     keys(&mut calc, &[Key::K1]);
-    let g = glass(&calc);
+    // The cursor (the home screen's block, in the first half of its blink) is on the failing
+    // statement's first token; half a second later the token shows.
+    assert_eq!(glass(&calc)[2], ":█isp 1/0");
+    let g = text(&mut calc);
     assert_eq!(g[..4], ["PROGRAM:BAD", ":Disp 1", ":Disp 1/0", ":Disp 3"]);
-    // The cursor is on the failing statement's line (its first cell is in inverse video).
-    let screen = calc.lcd();
-    let inverted = |row: usize, cell: usize| screen.pixel(cell * 6 + 5, row * 8 + 7);
-    assert!(inverted(2, 1), "cursor on line 2");
-    assert!(!inverted(1, 1) && !inverted(3, 1));
     // CLEAR the line, type Disp 2, 2nd QUIT, run again: 1, 2, 3.
     keys(&mut calc, &[Key::Clear]);
     keys(&mut calc, &DISP);
@@ -107,29 +118,31 @@ fn overwrite_insert_delete_and_lines() {
     calc.run_for(100 * 6_000);
     // PRGM ► (EDIT) 1.
     keys(&mut calc, &[Key::Prgm, Key::Right, Key::K1]);
-    assert_eq!(glass(&calc)[..2], ["PROGRAM:ED", ":Disp 123"]);
+    assert_eq!(text(&mut calc)[..2], ["PROGRAM:ED", ":Disp 123"]);
     // ► past `Disp `, 9 overwrites 1; 2nd INS, 8 goes in before 2; DEL deletes the 2.
     keys(&mut calc, &[Key::Right, Key::K9]);
-    assert_eq!(glass(&calc)[1], ":Disp 923");
+    assert_eq!(text(&mut calc)[1], ":Disp 923");
     keys(&mut calc, &[Key::Second, Key::Del, Key::K8]);
-    // (The insert cursor underlines the cell it is on, the 2: no glyph reads so.)
-    assert_eq!(glass(&calc)[1], ":Disp 98?3");
+    // The insert cursor (an underline, the home screen's) blinks on the 2.
+    assert_eq!(glass(&calc)[1], ":Disp 98_3");
+    assert_eq!(text(&mut calc)[1], ":Disp 9823");
     keys(&mut calc, &[Key::Del]);
-    // Still inserting (the cursor has not moved): the 3 under it is underlined.
-    assert_eq!(glass(&calc)[1], ":Disp 98?");
+    // Still inserting (the cursor has not moved): the 3 under it.
+    assert_eq!(glass(&calc)[1], ":Disp 98_");
+    assert_eq!(text(&mut calc)[1], ":Disp 983");
     keys(&mut calc, &[Key::Right]);
-    assert_eq!(glass(&calc)[1], ":Disp 983");
+    assert_eq!(text(&mut calc)[1], ":Disp 983");
     // ENTER opens a line below; DEL on it removes it again; a long line wraps.
     keys(&mut calc, &[Key::Enter]);
-    assert_eq!(glass(&calc)[2], ":");
+    assert_eq!(text(&mut calc)[2], ":");
     keys(&mut calc, &[Key::Del]);
-    assert_eq!(glass(&calc)[2], "");
+    assert_eq!(text(&mut calc)[2], "");
     keys(&mut calc, &[Key::Enter]);
     keys(&mut calc, &DISP);
     for _ in 0..12 {
         keys(&mut calc, &[Key::K7]);
     }
-    let g = glass(&calc);
+    let g = text(&mut calc);
     assert_eq!(g[2..4], [":Disp 7777777777", "77"]);
     // A save state taken in the editor comes back to it.
     let state = calc.state_bytes();
@@ -137,7 +150,7 @@ fn overwrite_insert_delete_and_lines() {
     back.restore_bytes(std::path::Path::new("edit.state"), &state)
         .unwrap();
     back.run_for(20 * 6_000);
-    assert_eq!(glass(&back)[..3], glass(&calc)[..3]);
+    assert_eq!(text(&mut back)[..3], text(&mut calc)[..3]);
     keys(&mut back, &QUIT);
     assert_eq!(
         program(&back, "ED"),
@@ -155,19 +168,19 @@ fn a_protected_program_runs_but_is_not_listed_for_editing() {
     tifiles::vat::store(calc.ram_mut(), &locked).unwrap();
     calc.run_for(100 * 6_000);
     keys(&mut calc, &[Key::Prgm]);
-    assert_eq!(glass(&calc)[1..3], ["1:LOCKED", "2:OPEN"]);
+    assert_eq!(text(&mut calc)[1..3], ["1:LOCKED", "2:OPEN"]);
     keys(&mut calc, &[Key::Right]);
-    assert_eq!(glass(&calc)[1..3], ["1:OPEN", ""]);
+    assert_eq!(text(&mut calc)[1..3], ["1:OPEN", ""]);
     keys(&mut calc, &[Key::Clear, Key::Clear]);
     // Its error's Goto does not open it.
     start_program(&mut calc, "LOCKED").unwrap();
     calc.run_for(300 * 6_000);
-    assert_eq!(glass(&calc)[0], "ERR:DIVIDE BY 0");
+    assert_eq!(text(&mut calc)[0], "ERR:DIVIDE BY 0");
     keys(&mut calc, &[Key::K1]);
     assert!(
-        !glass(&calc)[0].starts_with("PROGRAM:"),
+        !text(&mut calc)[0].starts_with("PROGRAM:"),
         "{:?}",
-        glass(&calc)
+        text(&mut calc)
     );
 }
 
@@ -184,9 +197,9 @@ fn prgm_new_with_a_protected_programs_name_does_not_open_it() {
     keys(&mut calc, &[Key::Prgm, Key::Left, Key::Enter]);
     keys(&mut calc, &[Key::Pow, Key::Square, Key::Enter]);
     assert!(
-        !glass(&calc)[0].starts_with("PROGRAM:"),
+        !text(&mut calc)[0].starts_with("PROGRAM:"),
         "the edit lock holds: {:?}",
-        glass(&calc)
+        text(&mut calc)
     );
     // Whatever the keys do now, the program keeps its protection and its statements.
     keys(&mut calc, &[Key::K5]);
@@ -209,12 +222,12 @@ fn prgm_new_left_with_second_quit_or_clear_creates_nothing() {
     for leave in [&QUIT[..], &[Key::Clear][..]] {
         keys(&mut calc, &[Key::Prgm, Key::Left, Key::Enter]);
         keys(&mut calc, &[Key::Pow, Key::Square]);
-        assert_eq!(glass(&calc)[0], "PROGRAM:HIⒶ");
+        assert_eq!(text(&mut calc)[0], "PROGRAM:HIⒶ");
         keys(&mut calc, leave);
         assert!(
-            !glass(&calc)[0].starts_with("PROGRAM:"),
+            !text(&mut calc)[0].starts_with("PROGRAM:"),
             "{leave:?} leaves the name entry: {:?}",
-            glass(&calc)
+            text(&mut calc)
         );
         assert_eq!(program(&calc, "HI"), None, "{leave:?}");
     }
@@ -232,7 +245,28 @@ fn second_a_lock_types_letters_until_alpha() {
         &[Key::Second, Key::Alpha, Key::Math, Key::Matrx, Key::Prgm],
     );
     keys(&mut calc, &[Key::Alpha, Key::K1]);
-    assert_eq!(glass(&calc)[1], ":ABC1");
+    assert_eq!(text(&mut calc)[1], ":ABC1");
     keys(&mut calc, &QUIT);
     assert_eq!(program(&calc, "ED"), Some(tokens("ABC1")));
+}
+
+/// PRGM ► EXEC in the program editor lists the programs (the TI-82 Guidebook: choosing one
+/// pastes `prgm` and its name, to call it as a subroutine); the call runs.
+#[test]
+fn prgm_exec_in_the_editor_types_a_program_call() {
+    let mut calc = calc_with_sources(&[("SUB", "Disp 7"), ("TOP", "Disp 1")]).unwrap();
+    calc.run_for(100 * 6_000);
+    // PRGM ► EDIT, TOP is the second program (alphabetical: SUB, TOP).
+    keys(&mut calc, &[Key::Prgm, Key::Right, Key::K2]);
+    assert_eq!(text(&mut calc)[..2], ["PROGRAM:TOP", ":Disp 1"]);
+    keys(&mut calc, &[Key::Down, Key::Enter, Key::Prgm, Key::Left]);
+    assert_eq!(text(&mut calc)[..4], ["CTL I/O EXEC", "1:SUB", "2:TOP", ""]);
+    keys(&mut calc, &[Key::K1]);
+    assert_eq!(text(&mut calc)[2], ":prgmSUB");
+    keys(&mut calc, &QUIT);
+    assert_eq!(program(&calc, "TOP"), Some(tokens("Disp 1\nprgmSUB")));
+    start_program(&mut calc, "TOP").unwrap();
+    calc.run_for(300 * 6_000);
+    let g = text(&mut calc);
+    assert!(g.iter().any(|l| l.trim() == "7"), "{g:?}");
 }

@@ -74,6 +74,13 @@ impl BasicFirmware {
 
     /// Whether the entry line's cursor is on the glass: the home screen, or a program's
     /// `Input`/`Prompt` waiting for its answer.
+    /// Whether a blinking cursor is on the glass: the entry line's, or the program editor's.
+    pub(super) fn cursor_blinks(&self) -> bool {
+        let editing =
+            self.shell == Shell::Editor && self.editor.as_ref().is_some_and(|e| !e.naming);
+        self.entry_cursor_shown() || editing
+    }
+
     pub(super) fn entry_cursor_shown(&self) -> bool {
         match self.shell {
             Shell::Home => self.st.shown == Shown::Home && !self.st.scroll_pending,

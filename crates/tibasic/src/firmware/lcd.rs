@@ -39,7 +39,9 @@ impl BasicFirmware {
             }
             Shell::Editor => {
                 if let Some(e) = &self.editor {
-                    e.draw(&mut img);
+                    let shown = self.blink < BLINK_PERIOD / 2;
+                    let glyph = home::cursor_glyph(self.shift, e.insert, false);
+                    e.draw(shown.then_some(glyph), &mut img);
                 }
             }
             Shell::YEditor(ed) => {

@@ -48,6 +48,35 @@ impl BasicFirmware {
         }
     }
 
+    /// A menu's token typed into the line it was opened over.
+    fn type_chosen(&mut self, from: CatalogFrom, token: &[u8]) {
+        match from {
+            CatalogFrom::Editor => {
+                if let Some(e) = &mut self.editor {
+                    e.type_token(token);
+                }
+            }
+            CatalogFrom::Matrix => {
+                if let Some(m) = &mut self.matrix {
+                    m.type_value(token);
+                }
+            }
+            CatalogFrom::Screen => {
+                if let Some(s) = self.parked.as_deref_mut() {
+                    type_into_screen(s, token);
+                }
+            }
+            CatalogFrom::Home | CatalogFrom::Input => {
+                let limit = if from == CatalogFrom::Input {
+                    INPUT_ENTRY_MAX
+                } else {
+                    HOME_ENTRY_MAX
+                };
+                self.entry.type_token(token, limit);
+            }
+        }
+    }
+
     /// Opens the menu `shift`+`k` opens over the line typed from `from`; false when the key
     /// opens none.
     pub(super) fn open_catalog(&mut self, shift: Shift, k: Key, from: CatalogFrom) -> bool {
@@ -81,12 +110,12 @@ impl BasicFirmware {
             None
         };
         let action = match letter {
-            Some(l) => cur.pick_letter(l),
+            Some(l) => cur.pick_letter(l, hw.mem.ram()),
             None => {
                 let Some(second) = self.after_second(k) else {
                     return;
                 };
-                cur.key(k, second)
+                cur.key(k, second, hw.mem.ram())
             }
         };
         self.shell = Shell::Catalog { cur, from };
@@ -139,30 +168,14 @@ impl BasicFirmware {
                 }
             }
             CatalogAction::Type(token) => {
-                match from {
-                    CatalogFrom::Editor => {
-                        if let Some(e) = &mut self.editor {
-                            e.type_token(token);
-                        }
-                    }
-                    CatalogFrom::Matrix => {
-                        if let Some(m) = &mut self.matrix {
-                            m.type_value(token);
-                        }
-                    }
-                    CatalogFrom::Screen => {
-                        if let Some(s) = self.parked.as_deref_mut() {
-                            type_into_screen(s, token);
-                        }
-                    }
-                    _ => {
-                        let limit = if from == CatalogFrom::Input {
-                            INPUT_ENTRY_MAX
-                        } else {
-                            HOME_ENTRY_MAX
-                        };
-                        self.entry.type_token(token, limit);
-                    }
+                self.type_chosen(from, token);
+                back(self, hw);
+            }
+            CatalogAction::Program(i) => {
+                if let Some(name) = program_names(hw.mem.ram()).get(i) {
+                    let mut tokens = vec![crate::token::PRGM];
+                    tokens.extend_from_slice(name);
+                    self.type_chosen(from, &tokens);
                 }
                 back(self, hw);
             }

@@ -356,7 +356,7 @@ impl BasicFirmware {
         self.last_activity = hw.now;
         // The entry cursor shows at once after a key, then blinks.
         self.blink = 0;
-        if self.entry_cursor_shown() {
+        if self.cursor_blinks() {
             self.st.dirty = true;
         }
         if self.shift == Shift::Second && matches!(k, Key::Up | Key::Down) {
@@ -443,7 +443,7 @@ impl BasicFirmware {
             self.next_scan = hw.now + SCAN_PERIOD;
             return;
         }
-        if self.entry_cursor_shown() {
+        if self.cursor_blinks() {
             self.blink = (self.blink + 1) % BLINK_PERIOD;
             if self.blink == 0 || self.blink == BLINK_PERIOD / 2 {
                 self.st.dirty = true;

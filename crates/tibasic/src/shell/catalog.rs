@@ -21,6 +21,9 @@ pub enum Item {
     Screen(&'static str, &'static str),
     /// MATRX ► EDIT: opens the matrix editor on matrix 0-4 (`[A]`-`[E]`).
     EditMatrix(u8),
+    /// PRGM ► EXEC in the program editor: one item a program in the VAT (as the PRGM menu
+    /// lists them), typing `prgm` and its name.
+    Programs,
 }
 
 /// ZOOM (the ZOOM key): the zooms, and the zoom memory. Chosen on the home screen a zoom is
@@ -241,7 +244,8 @@ pub const LIST: Catalog = Catalog {
     ],
 };
 
-/// PRGM inside the program editor: the commands (CTL) and input/output (I/O).
+/// PRGM inside the program editor: the commands (CTL), input/output (I/O), and the programs
+/// to call (EXEC).
 pub const PRGM: Catalog = Catalog {
     name: "PRGM",
     tabs: &[
@@ -282,6 +286,7 @@ pub const PRGM: Catalog = Catalog {
                 T(&[0xE7]),
             ],
         ),
+        ("EXEC", &[Item::Programs]),
     ],
 };
 
@@ -484,6 +489,7 @@ pub fn label(item: &Item) -> String {
         Item::Token(t) => detokenize(t, Spelling::Display).trim().replace('ₙ', "n"),
         Item::Menu(title, _) | Item::Screen(title, _) => title.to_string(),
         Item::EditMatrix(k) => format!("[{}]", char::from(b'A' + k)),
+        Item::Programs => "prgm…".to_string(),
     }
 }
 
@@ -510,6 +516,8 @@ pub enum CatalogAction {
     Quit,
     /// MATRX ► EDIT: open the matrix editor on matrix 0-4.
     EditMatrix(u8),
+    /// PRGM ► EXEC: type `prgm` and the name of the `n`th program (`program_names`).
+    Program(usize),
 }
 
 impl CatalogCursor {
@@ -542,12 +550,13 @@ impl CatalogCursor {
                 .is_some_and(|(_, items)| self.sel < items.len())
     }
 
-    pub fn key(&mut self, k: Key, second: bool) -> CatalogAction {
+    pub fn key(&mut self, k: Key, second: bool, ram: &[u8]) -> CatalogAction {
         if second && k == Key::Mode {
             return CatalogAction::Quit;
         }
         let tabs = self.catalog().tabs;
         let items = tabs[self.tab].1;
+        let programs = self.programs(ram);
         match k {
             // ◄ ► go through the tabs, wrapping; the cursor starts on the first item.
             Key::Left => {
@@ -559,19 +568,41 @@ impl CatalogCursor {
                 self.sel = 0;
             }
             Key::Clear => return CatalogAction::Close,
-            _ => {
-                if let Some(i) = super::pick_item(k, &mut self.sel, items.len()) {
-                    return self.choose(items[i]);
+            _ => match &programs {
+                // (No program: nothing to move through or pick.)
+                Some(names) if names.is_empty() => {}
+                Some(names) => {
+                    if let Some(i) = super::pick_item(k, &mut self.sel, names.len()) {
+                        return CatalogAction::Program(i);
+                    }
                 }
-            }
+                None => {
+                    if let Some(i) = super::pick_item(k, &mut self.sel, items.len()) {
+                        return self.choose(items[i]);
+                    }
+                }
+            },
         }
         CatalogAction::None
     }
 
+    /// The programs the tab lists, if it is PRGM ► EXEC.
+    fn programs(&self, ram: &[u8]) -> Option<Vec<Vec<u8>>> {
+        let items = self.catalog().tabs.get(self.tab)?.1;
+        (items == [Item::Programs]).then(|| crate::firmware::program_names(ram))
+    }
+
     /// ALPHA and a letter: item `A:` (the eleventh), `B:`… of the tab, if it has one.
-    pub fn pick_letter(&mut self, letter: u8) -> CatalogAction {
+    pub fn pick_letter(&mut self, letter: u8, ram: &[u8]) -> CatalogAction {
         let items = self.catalog().tabs[self.tab].1;
         let i = 10 + usize::from(letter.wrapping_sub(b'A'));
+        if let Some(names) = self.programs(ram) {
+            if i < names.len() && letter.is_ascii_uppercase() {
+                self.sel = i;
+                return CatalogAction::Program(i);
+            }
+            return CatalogAction::None;
+        }
         match items.get(i) {
             Some(&item) if letter.is_ascii_uppercase() => {
                 self.sel = i;
@@ -593,6 +624,8 @@ impl CatalogCursor {
                 CatalogAction::None
             }
             Item::Screen(_, screen) => CatalogAction::Open(screen),
+            // (Only a tab of its own lists the programs: `programs`.)
+            Item::Programs => CatalogAction::None,
         }
     }
 
@@ -607,6 +640,11 @@ impl CatalogCursor {
             font::draw_large_with(img, 0, col, &codes, i == self.tab);
             col += 6 * (codes.len() + 1);
         }
+        if let Some(names) = self.programs(ram) {
+            let labels: Vec<String> = names.iter().map(|n| program_label(n)).collect();
+            super::draw_items(img, &labels, self.sel, 1);
+            return;
+        }
         let labels: Vec<String> = tabs[self.tab]
             .1
             .iter()
@@ -620,6 +658,13 @@ impl CatalogCursor {
             .collect();
         super::draw_items(img, &labels, self.sel, 1);
     }
+}
+
+/// A program's name as a menu item's text (θ is 5Bh in names).
+fn program_label(name: &[u8]) -> String {
+    name.iter()
+        .map(|&b| if b == 0x5B { 'θ' } else { char::from(b) })
+        .collect()
 }
 
 /// The dimensions of matrix `k` (0-4) in the VAT, if it is defined.

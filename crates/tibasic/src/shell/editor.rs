@@ -241,7 +241,10 @@ impl Editor {
         }
     }
 
-    pub fn draw(&self, img: &mut [u8; SCREEN_BYTES]) {
+    /// The editor; the cursor's `glyph` (the home screen's shapes: block, 2nd arrow, ALPHA,
+    /// underlined while inserting) over its cell in the first half of its blink, nothing
+    /// there (the cell's character shows) in the second.
+    pub fn draw(&self, glyph: Option<u8>, img: &mut [u8; SCREEN_BYTES]) {
         let mut title = font::encode("PROGRAM:").unwrap_or_default();
         title.extend(string_codes(&self.name));
         if self.naming {
@@ -267,20 +270,9 @@ impl Editor {
         for (i, r) in rows.iter().enumerate().skip(self.top).take(ROWS) {
             font::draw_large(img, (i - self.top + 1) * 8, 0, r);
         }
-        // The cursor: the cell it is on in inverse video; underlined in insert mode.
         let (row, col) = self.cursor_cell();
-        if row >= self.top && row < self.top + ROWS {
-            let y = (row - self.top + 1) * 8;
-            let x = col * 6;
-            for dy in 0..8 {
-                for dx in 0..6 {
-                    let (px, py) = (x + dx, y + dy);
-                    if self.insert && dy != 7 {
-                        continue;
-                    }
-                    img[py * 12 + px / 8] ^= 0x80 >> (px % 8);
-                }
-            }
+        if let (Some(g), true) = (glyph, row >= self.top && row < self.top + ROWS) {
+            font::draw_large(img, (row - self.top + 1) * 8, col * 6, &[g]);
         }
     }
 
