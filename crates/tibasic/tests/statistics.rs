@@ -397,3 +397,20 @@ fn a_save_state_keeps_setup_and_the_results_to_scroll() {
     assert_eq!(glass(&copy), glass(&calc));
     assert_eq!(glass(&copy)[1], "↑Σx=10");
 }
+
+/// VARS › Statistics › EQ › RegEQ chosen in the Y= editor pastes the regression equation
+/// itself into Y₁ (as a TI-82 class handout describes: the equation "is transferred to Y=
+/// without typing"), so it stays after the next regression.
+#[test]
+fn regeq_from_vars_pastes_the_equation_into_the_y_editor() {
+    let src = "{1,2,3}->L1\n{5,7,9}->L2\nLinReg(ax+b)";
+    let mut calc = calc_with_sources(&[("R", src)]).unwrap();
+    calc.run_for(100 * 6_000);
+    tibasic::firmware::start_program(&mut calc, "R").unwrap();
+    calc.run_for(2_000 * 6_000);
+    keys(&mut calc, &[Key::Clear, Key::YEquals, Key::Vars, Key::K5]);
+    assert!(glass(&calc)[0].contains("EQ"), "{:?}", glass(&calc));
+    keys(&mut calc, &[Key::Right, Key::Right, Key::K1, Key::Enter]);
+    let y1 = tibasic::os::equation_in(calc.ram(), 0x10).unwrap().0;
+    assert_eq!(y1, tifiles::tokens::tokenize_source("2X+3").unwrap());
+}

@@ -48,8 +48,17 @@ impl BasicFirmware {
         }
     }
 
-    /// A menu's token typed into the line it was opened over.
+    /// A menu's token typed into the line it was opened over. VARS › Statistics › EQ ›
+    /// RegEQ pastes the last regression's equation itself (so that Y₁ keeps it after the
+    /// next regression, as a TI-82 user's Y= RegEQ does; while there is none, the token).
     fn type_chosen(&mut self, from: CatalogFrom, token: &[u8]) {
+        let reg_eq;
+        let token = if token == [crate::token::PREFIX_STAT, 0x01] && !self.st.reg_eq.is_empty() {
+            reg_eq = self.st.reg_eq.clone();
+            &reg_eq[..]
+        } else {
+            token
+        };
         match from {
             CatalogFrom::Editor => {
                 if let Some(e) = &mut self.editor {
