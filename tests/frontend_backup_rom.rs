@@ -164,3 +164,76 @@ fn real_rom_receives_a_backup() {
         assert_eq!(got.as_ref(), Some(v), "{}", v.display_name());
     }
 }
+
+/// A backup of a real TI-OS's memory (with `TI82_ROM` set: the ROM calculator given MANBOARD
+/// and MANCALA, its memory taken as a backup as LINK SEND would send it) restores into the
+/// built-in runtime, and its programs run: MANCALA starts and waits in its menu without an
+/// error. Without a ROM, says so and passes.
+#[test]
+fn a_real_os_backup_restores_into_the_builtin_runtime_and_runs() {
+    let Some(path) = std::env::var_os("TI82_ROM") else {
+        eprintln!("skipped: TI82_ROM is not set (point it at a TI-82 ROM image to run this test)");
+        return;
+    };
+    let choice = FirmwareChoice::Rom(path.into());
+    let made = session::make_calc(&choice).unwrap();
+    let mut a = made.calc;
+    romload::send_programs(&mut a, made.os.as_deref(), &choice, false)
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    let b = tifiles::vat::backup_from_ram(a.ram()).unwrap();
+    let mut calc = tibasic::firmware::calc_with_sources(&[]).unwrap();
+    calc.run_for(ms(100));
+    tibasic::firmware::restore_backup(&mut calc, &b).unwrap();
+    for v in &romload::programs().unwrap() {
+        let got = tifiles::vat::read(calc.ram(), v.var_type(), &v.name).unwrap();
+        assert_eq!(got.as_ref(), Some(v), "{}", v.display_name());
+    }
+    tibasic::firmware::start_program(&mut calc, "MANCALA").unwrap();
+    calc.run_for(ms(5_000));
+    let fw = tibasic::firmware::BasicFirmware::of(&calc).unwrap();
+    assert!(fw.last_error().is_none(), "{:?}", fw.last_error());
+    assert!(fw.program_active(), "MANCALA waits in its menu");
+}
+
+/// A user's own TI-82 backup file (`TI82_BACKUP`, never shipped with the project) restores
+/// into the built-in runtime, and each of its programs starts and runs for two emulated
+/// seconds without an error that would mean the runtime lacks something (ERR:SYNTAX from a
+/// token it cannot parse, ERR:UNSUPPORTED); the programs' own errors (a variable they expect
+/// undefined, say) are theirs. Without it, says so and passes.
+#[test]
+fn a_users_backup_file_restores_and_its_programs_run() {
+    let Some(path) = std::env::var_os("TI82_BACKUP") else {
+        eprintln!(
+            "skipped: TI82_BACKUP is not set (point it at a TI-82 .82b backup to run this test)"
+        );
+        return;
+    };
+    let path = std::path::PathBuf::from(path);
+    let file = tifiles::TiFile::read(&path, Default::default())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let tifiles::Content::Backup(b) = file.content else {
+        panic!("{}: not a backup", path.display());
+    };
+    let fresh = || {
+        let mut calc = tibasic::firmware::calc_with_sources(&[]).unwrap();
+        calc.run_for(ms(100));
+        tibasic::firmware::restore_backup(&mut calc, &b).unwrap();
+        calc
+    };
+    let names = tibasic::firmware::program_names(fresh().ram());
+    eprintln!("{}: {} programs", path.display(), names.len());
+    for name in names {
+        let name = String::from_utf8_lossy(&name).into_owned();
+        let mut calc = fresh();
+        tibasic::firmware::start_program(&mut calc, &name).unwrap();
+        calc.run_for(ms(2_000));
+        let fw = tibasic::firmware::BasicFirmware::of(&calc).unwrap();
+        if let Some(e) = fw.last_error() {
+            let kind = e.kind.to_string();
+            assert!(
+                !kind.contains("SYNTAX") && !kind.contains("UNSUPPORTED"),
+                "{name}: {kind}"
+            );
+        }
+    }
+}
