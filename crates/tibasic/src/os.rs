@@ -502,7 +502,19 @@ impl<'a> Os<'a> {
         self.update_deltas()
     }
 
-    fn update_deltas(&mut self) -> Result<(), ErrorKind> {
+    /// The graph's last pixel row: 62, or 30 in Split mode, where the graph has the top half
+    /// of the screen [U] (`docs/tibasic.md`, "Split").
+    pub fn graph_last_row(&self) -> i64 {
+        if self.st.modes.split {
+            30
+        } else {
+            62
+        }
+    }
+
+    /// ΔX and ΔY from the window: Xmax − Xmin over 94 columns, Ymax − Ymin over the graph's
+    /// rows (spec §6.2).
+    pub fn update_deltas(&mut self) -> Result<(), ErrorKind> {
         let (xmin, xmax) = (self.window_get(0x0A), self.window_get(0x0B));
         let (ymin, ymax) = (self.window_get(0x0C), self.window_get(0x0D));
         let m = crate::eval::math;
@@ -512,7 +524,7 @@ impl<'a> Os<'a> {
             .map_err(m)?;
         let dy = ymax
             .sub(ymin)
-            .and_then(|d| d.div(Real::from_i64(62)))
+            .and_then(|d| d.div(Real::from_i64(self.graph_last_row())))
             .map_err(m)?;
         self.write_real_at(0x874E, dx);
         self.write_real_at(0x8757, dy);
@@ -1098,7 +1110,7 @@ impl Sys for Os<'_> {
         // What the graph depends on: the next look at it draws it again.
         if matches!(
             tok,
-            FN_ON | FN_OFF | FUNC | PARAM | POLAR | SEQ_MODE | PREFIX_FORMAT
+            FN_ON | FN_OFF | FUNC | PARAM | POLAR | SEQ_MODE | PREFIX_FORMAT | SPLIT | FULL_SCREEN
         ) {
             self.st.graph_dirty = true;
         }
@@ -1143,7 +1155,7 @@ impl Sys for Os<'_> {
                 self.show_graph();
             }
             (PXL_ON | PXL_OFF | PXL_CHANGE, 2) => {
-                let r = int_arg(args[0].real()?, 0, 62)?;
+                let r = int_arg(args[0].real()?, 0, self.graph_last_row())?;
                 let c = int_arg(args[1].real()?, 0, 94)?;
                 let ink = match tok {
                     PXL_ON => Ink::On,
@@ -1314,8 +1326,10 @@ impl Sys for Os<'_> {
             (PARAM, 0) => self.st.modes.graph = 1,
             (POLAR, 0) => self.st.modes.graph = 2,
             (SEQ_MODE, 0) => self.st.modes.graph = 3,
-            (FULL_SCREEN, 0) => self.st.modes.split = false,
-            (SPLIT, 0) => self.st.modes.split = true,
+            (FULL_SCREEN | SPLIT, 0) => {
+                self.st.modes.split = tok == SPLIT;
+                self.update_deltas()?;
+            }
             (PLOTS_ON | PLOTS_OFF, _) => self.plots_on_off(tok == PLOTS_ON, &args)?,
             // The zooms that need the graph cursor, and Trace: the graph shown, the cursor
             // in its middle (the firmware moves it and acts on ENTER).
@@ -1324,7 +1338,7 @@ impl Sys for Os<'_> {
                 return Ok(Step::Wait(crate::interp::Wait::GraphCursor(
                     crate::interp::GraphCursor {
                         command: tok,
-                        row: 31,
+                        row: (self.graph_last_row() + 1) / 2,
                         col: 47,
                         corner: None,
                     },

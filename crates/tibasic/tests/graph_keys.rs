@@ -473,3 +473,34 @@ fn the_seq_window_lists_the_start_values() {
         (Some(3.0), Some(20.0))
     );
 }
+
+/// ZOOM › MEMORY › `4:SetFactors…` (the TI-82 Guidebook's ZOOM FACTORS screen): XFact and
+/// YFact, 4 after a reset, typed over as on WINDOW; Zoom In and Zoom Out use them.
+#[test]
+fn set_factors_sets_the_zoom_factors() {
+    let mut calc = calc_with_sources(&[("R", "XFact->A\nYFact->B")]).unwrap();
+    calc.run_for(100 * 6_000);
+    keys(&mut calc, &[Key::Zoom, Key::Right]);
+    assert_eq!(glass(&calc)[4], "4:SetFactors…", "{:?}", glass(&calc));
+    keys(&mut calc, &[Key::K4]);
+    let g = glass(&calc);
+    assert_eq!(g[0], "ZOOM FACTORS");
+    assert_eq!(g[2], "YFact=4");
+    keys(
+        &mut calc,
+        &[
+            Key::K2,
+            Key::Enter,
+            Key::K5,
+            Key::Enter,
+            Key::Second,
+            Key::Mode,
+        ],
+    );
+    tibasic::firmware::start_program(&mut calc, "R").unwrap();
+    calc.run_for(500 * 6_000);
+    assert_eq!(
+        (real_var(&calc, b'A'), real_var(&calc, b'B')),
+        (Some(2.0), Some(5.0))
+    );
+}

@@ -327,6 +327,17 @@ impl BasicFirmware {
         Ok(os.window_get(var))
     }
 
+    /// ZOOM › MEMORY › SetFactors…: XFact and YFact on a WINDOW-like screen.
+    pub(super) fn open_zoom_factors(&mut self, hw: &mut Hardware) {
+        use crate::shell::window::{WindowEditor, FACTORS};
+        let values = {
+            let os = Self::os(&mut self.st, hw);
+            FACTORS.iter().map(|&k| os.window_get(k)).collect()
+        };
+        self.shell = Shell::Window(WindowEditor::new(&FACTORS, values));
+        self.st.dirty = true;
+    }
+
     /// WINDOW: the graphing mode's window variables.
     pub(super) fn open_window(&mut self, hw: &mut Hardware) {
         let vars = crate::shell::window::variables(self.st.modes.graph);
@@ -370,7 +381,9 @@ impl BasicFirmware {
             (_, Key::Up) => w.go_to(w.line.saturating_sub(1)),
             (_, Key::Clear) => w.entry = Some(Default::default()),
             // ► with nothing typed: the FORMAT tab [I].
-            (Shift::None, Key::Right) if w.entry.is_none() => return self.open_format(),
+            (Shift::None, Key::Right) if w.entry.is_none() && !w.is_factors() => {
+                return self.open_format()
+            }
             (shift, k) if Self::typing_menu(shift, k) => {
                 return self.open_menu_over(shift, k, Shell::Window(w));
             }

@@ -117,6 +117,11 @@ impl BasicFirmware {
                 }
             }
         }
+        if self.st.modes.split {
+            if let Some(graph_shown) = self.split_view() {
+                img = self.split_image(ram, img, graph_shown);
+            }
+        }
         if self.contrast_shown_until != 0 {
             font::draw_large_with(&mut img, 0, 90, &[Self::contrast_digit(hw)], true);
         }
@@ -125,6 +130,52 @@ impl BasicFirmware {
             draw_indicator(&mut img, self.indicator, paused);
         }
         img
+    }
+
+    /// Whether the glass shows the graph or the home screen (the two Split mode shares it
+    /// between), and which: `Some(true)` the graph, `Some(false)` the home screen, `None`
+    /// another screen (shown whole).
+    fn split_view(&self) -> Option<bool> {
+        match &self.shell {
+            Shell::Graph(_) | Shell::GraphFree(_) | Shell::GraphModeTrace(_) => Some(true),
+            Shell::Home => Some(self.st.shown == Shown::Graph),
+            Shell::Running => match self.interp.status() {
+                Status::Waiting(Wait::GraphCursor(_)) => Some(true),
+                Status::Waiting(Wait::Menu { .. } | Wait::Table(_)) => None,
+                _ => Some(self.st.shown == Shown::Graph),
+            },
+            _ => None,
+        }
+    }
+
+    /// Split mode (MODE's last line): the graph in the top half (its rows 0-30 and a blank
+    /// row), four rows of the home screen in the bottom half, those around its cursor [U]
+    /// (`docs/tibasic.md`, "Split"). `shown` is the whole-screen image of whichever of the two
+    /// the calculator is on (`graph_shown`); the other is drawn here.
+    fn split_image(
+        &self,
+        ram: &[u8],
+        shown: [u8; SCREEN_BYTES],
+        graph_shown: bool,
+    ) -> [u8; SCREEN_BYTES] {
+        let (graph, home) = if graph_shown {
+            let mut home = [0u8; SCREEN_BYTES];
+            screen::render_home(ram, &mut home);
+            self.draw_entry_cursor(ram, &mut home);
+            (shown, home)
+        } else {
+            let mut graph = [0u8; SCREEN_BYTES];
+            graph.copy_from_slice(screen::plot(ram));
+            (graph, shown)
+        };
+        let mut out = [0u8; SCREEN_BYTES];
+        out[..31 * 12].copy_from_slice(&graph[..31 * 12]);
+        let top = screen::cursor(ram)
+            .0
+            .saturating_sub(3)
+            .min(screen::ROWS - 4);
+        out[32 * 12..].copy_from_slice(&home[top * 8 * 12..(top + 4) * 8 * 12]);
+        out
     }
 
     /// Pushes what changed to the T6A04, column by column (spec §5.9): Y, X, then the data

@@ -193,6 +193,8 @@ impl BasicFirmware {
             CatalogAction::Open(screen) if from == CatalogFrom::Home => {
                 if screen == crate::shell::catalog::LIST_EDITOR {
                     self.open_list_editor();
+                } else if screen == crate::shell::catalog::ZOOM_FACTORS {
+                    self.open_zoom_factors(hw);
                 } else if screen == crate::shell::catalog::STAT_SETUP {
                     self.shell = Shell::StatSetup(Default::default());
                     self.st.dirty = true;
@@ -216,9 +218,16 @@ impl BasicFirmware {
         }
     }
 
-    pub(super) fn key_mode(&mut self, k: Key, mut cursor: ModeCursor) {
+    pub(super) fn key_mode(&mut self, hw: &mut Hardware, k: Key, mut cursor: ModeCursor) {
         if let Some(second) = self.after_second(k) {
+            let before = self.st.modes.clone();
             let action = cursor.key(k, second, &mut self.st.modes);
+            if self.st.modes != before {
+                // A graphing mode, Dot/Simul or Split changes the graph (Split its rows: ΔY).
+                let mut os = Self::os(&mut self.st, hw);
+                os.st.graph_dirty = true;
+                let _ = os.update_deltas();
+            }
             self.shell = Shell::Mode(cursor);
             self.indicator = 0;
             if action == ModeAction::Quit {

@@ -370,7 +370,7 @@ impl BasicFirmware {
             Shell::Error { err, sel } => self.key_error(hw, k, err, sel),
             Shell::Link(screen) => self.key_link(hw, k, screen),
             Shell::Mem(screen) => self.key_mem(hw, k, screen),
-            Shell::Mode(cursor) => self.key_mode(k, cursor),
+            Shell::Mode(cursor) => self.key_mode(hw, k, cursor),
             Shell::Catalog { cur, from } => self.key_catalog(hw, k, cur, from),
             Shell::Editor => self.key_editor(hw, k),
             Shell::StatEdit(ed) => self.key_list_editor(hw, k, ed),

@@ -20,6 +20,7 @@ impl BasicFirmware {
             Some((_, s)) if *s != snap => {
                 self.st.modes = mode_ram::read(ram, &self.st.modes);
                 self.st.dirty = true;
+                self.st.graph_dirty = true;
             }
             Some((m, _)) if *m == self.st.modes => return,
             _ => mode_ram::write(ram, &self.st.modes),
@@ -32,6 +33,8 @@ impl BasicFirmware {
         self.st.modes = mode_ram::read(ram, &self.st.modes);
         self.modes_in_ram = Some((self.st.modes.clone(), mode_ram::snapshot(ram)));
         self.st.dirty = true;
+        // The graph is drawn again, for the backup's modes, at the next look.
+        self.st.graph_dirty = true;
     }
 
     pub(super) fn sync_modes_hw(&mut self, hw: &mut Hardware) {

@@ -166,8 +166,9 @@ impl Os<'_> {
             }
             let (top, _) = self.to_pixel(x, hi);
             let (bottom, _) = self.to_pixel(x, lo);
+            let last = self.graph_last_row();
             let plot = screen::plot_mut(self.hw.mem.ram_mut());
-            for r in top.max(0)..=bottom.min(62) {
+            for r in top.max(0)..=bottom.min(last) {
                 let on = match pattern {
                     1 => c % res == 0,
                     2 => r % res == 0,

@@ -402,6 +402,8 @@ impl Os<'_> {
     /// mode. (Parametric, polar and sequence graphs are not drawn yet.)
     pub(super) fn regraph(&mut self) -> Result<(), ErrorKind> {
         self.st.graph_dirty = false;
+        // (ΔY follows Split mode, which a backup or the MODE screen may have changed.)
+        self.update_deltas()?;
         self.clear_plot();
         self.draw_plots()?;
         match self.st.modes.graph {

@@ -170,7 +170,8 @@ impl Os<'_> {
                 if xf.is_zero() || yf.is_zero() {
                     return Err(ErrorKind::WindowRange);
                 }
-                let (hx, hy) = (half(dx, 94, xf, out)?, half(dy, 62, yf, out)?);
+                let rows = self.graph_last_row();
+                let (hx, hy) = (half(dx, 94, xf, out)?, half(dy, rows, yf, out)?);
                 [
                     x.sub(hx).map_err(m)?,
                     x.add(hx).map_err(m)?,
@@ -181,7 +182,8 @@ impl Os<'_> {
                 ]
             }
             ZINTEGER => {
-                // The point rounded to whole numbers, ±47 and ±31 about it.
+                // The point rounded to whole numbers, ±47 and ±31 (±15 split) about it.
+                let half_rows = int(self.graph_last_row() / 2);
                 let (cx, cy) = (
                     int(x.to_f64().round() as i64),
                     int(y.to_f64().round() as i64),
@@ -190,8 +192,8 @@ impl Os<'_> {
                     cx.sub(int(47)).map_err(m)?,
                     cx.add(int(47)).map_err(m)?,
                     int(10),
-                    cy.sub(int(31)).map_err(m)?,
-                    cy.add(int(31)).map_err(m)?,
+                    cy.sub(half_rows).map_err(m)?,
+                    cy.add(half_rows).map_err(m)?,
                     int(10),
                 ]
             }
@@ -254,7 +256,7 @@ impl Os<'_> {
                         yscl,
                     ]
                 } else {
-                    let (c, h) = (mid(ymin, ymax)?, half(dx, 62)?);
+                    let (c, h) = (mid(ymin, ymax)?, half(dx, self.graph_last_row())?);
                     [
                         xmin,
                         xmax,

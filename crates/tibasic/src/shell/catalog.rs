@@ -28,7 +28,7 @@ pub enum Item {
 
 /// ZOOM (the ZOOM key): the zooms, and the zoom memory. Chosen on the home screen a zoom is
 /// done at once and the graph shown; in the program editor it types its token.
-/// (`4:SetFactors…` opens the XFact/YFact screen, not built: left out.)
+/// (`4:SetFactors…` opens the ZOOM FACTORS screen, XFact and YFact.)
 pub const ZOOM: Catalog = Catalog {
     name: "ZOOM",
     tabs: &[
@@ -46,10 +46,20 @@ pub const ZOOM: Catalog = Catalog {
                 T(&[0x8F]),
             ],
         ),
-        ("MEMORY", &[T(&[0x8D]), T(&[0x92]), T(&[0x90])]),
+        (
+            "MEMORY",
+            &[
+                T(&[0x8D]),
+                T(&[0x92]),
+                T(&[0x90]),
+                Item::Screen("SetFactors…", ZOOM_FACTORS),
+            ],
+        ),
     ],
 };
 
+/// The screen ZOOM › MEMORY › `4:SetFactors…` opens.
+pub const ZOOM_FACTORS: &str = "SetFactors…";
 /// The screen STAT › EDIT › `1:Edit…` opens.
 pub const LIST_EDITOR: &str = "list editor";
 /// The screen STAT › CALC › `3:SetUp…` opens (`shell/statsetup.rs`).

@@ -24,6 +24,10 @@ pub fn variables(graph: u8) -> &'static [u8] {
     }
 }
 
+/// ZOOM › MEMORY › `4:SetFactors…`: the same kind of screen over XFact and YFact, the
+/// factors Zoom In and Zoom Out use (the TI-82 Guidebook's ZOOM FACTORS screen).
+pub const FACTORS: [u8; 2] = [0x28, 0x29];
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WindowEditor {
     /// The variables listed, and their values when last read.
@@ -58,9 +62,18 @@ impl WindowEditor {
         }
     }
 
+    /// Whether this is the ZOOM FACTORS screen rather than WINDOW.
+    pub fn is_factors(&self) -> bool {
+        self.vars == FACTORS
+    }
+
     pub fn draw(&self, f: NumFormat, cursor: Option<u8>, img: &mut [u8; SCREEN_BYTES]) {
-        let x = font::draw_large_with(img, 0, 0, &super::codes("WINDOW"), true);
-        font::draw_large(img, 0, x + 6, &super::codes("FORMAT"));
+        if self.is_factors() {
+            font::draw_large(img, 0, 0, &super::codes("ZOOM FACTORS"));
+        } else {
+            let x = font::draw_large_with(img, 0, 0, &super::codes("WINDOW"), true);
+            font::draw_large(img, 0, x + 6, &super::codes("FORMAT"));
+        }
         for (row, i) in (self.top..self.vars.len()).take(7).enumerate() {
             let y = 8 * (row + 1);
             let mut line = crate::os::string_codes(&[crate::token::PREFIX_WINDOW, self.vars[i]]);
@@ -106,7 +119,8 @@ impl WindowEditor {
         let vars = r.bytes()?.to_vec();
         // (Before UₙStart, VₙStart and nStart were listed, Seq mode's screen began at nMin.)
         let legacy_seq = vars.as_slice() == &variables(3)[3..];
-        if !legacy_seq && !(0..4).any(|g| variables(g) == vars.as_slice()) {
+        let known = legacy_seq || vars == FACTORS || (0..4).any(|g| variables(g) == vars);
+        if !known {
             return Err(corrupt());
         }
         let mut values = Vec::with_capacity(vars.len());
