@@ -29,7 +29,7 @@ pub mod mode_ram;
 mod plots;
 pub use plots::StatPlot;
 mod trace;
-pub use trace::ModePoint;
+pub use trace::{plot_of, ModePoint};
 mod window;
 pub use graph::equation_in;
 pub use window::default_value as window_default;

@@ -83,3 +83,29 @@ fn trace_draws_the_web() {
     assert_eq!(glass(&calc)[7], "X=5.3   Y=5.3");
     assert!(lit(&calc, mid_across.0, mid_across.1));
 }
+
+/// TRACE goes through a Scatter plot's points one at a time (the TI-82 Guidebook: the trace
+/// cursor moves from point to point of a stat plot), after the selected functions: ▼ from
+/// Y₁ goes to the plot, whose lists are on the top line.
+#[test]
+fn trace_steps_through_a_scatter_plots_points() {
+    let mut calc =
+        traced("{1,2,3}->L1\n{4,5,6}->L2\nPlot1(Scatter,L1,L2,·)\nZStandard\n\"X\"->{Y1}");
+    assert_eq!(glass(&calc)[0], "Y₁=X");
+    keys(&mut calc, &[Key::Down]);
+    let g = glass(&calc);
+    assert_eq!(g[0], "P1:L₁,L₂");
+    assert_eq!(g[7], "X=1     Y=4");
+    keys(&mut calc, &[Key::Right, Key::Right]);
+    assert_eq!(glass(&calc)[7], "X=3     Y=6");
+    // No fourth point: ► stays on the last.
+    keys(&mut calc, &[Key::Right]);
+    assert_eq!(glass(&calc)[7], "X=3     Y=6");
+    assert_eq!(
+        (real_var(&calc, b'X'), real_var(&calc, b'Y')),
+        (Some(3.0), Some(6.0))
+    );
+    // ▼ wraps back to Y₁.
+    keys(&mut calc, &[Key::Down]);
+    assert_eq!(glass(&calc)[0], "Y₁=X");
+}

@@ -48,20 +48,11 @@ impl BasicFirmware {
             return self.screen_error(kind);
         }
         self.shell = Shell::Graph(None);
-        if trace && self.st.modes.graph != 0 {
-            // Par, Pol, Seq: the first traced equation from the parameter's start [I].
-            let first = Self::os(&mut self.st, hw)
-                .traced_equations()
-                .first()
-                .copied();
-            if let Some(k) = first {
-                self.mode_trace_to(hw, k, 0, None);
-            }
-        } else if trace {
-            let f = Self::functions(hw);
-            // TRACE starts in the middle column (X at the window's centre) [I].
-            if let Some(i) = (0..FUNCTIONS).find(|&i| f[i].1 && !f[i].0.is_empty()) {
-                self.trace_to(hw, i, 47);
+        if trace {
+            // The first thing traced: a function at the middle column (X at the window's
+            // centre), an equation or a plot from its start [I].
+            if let Some(&k) = self.trace_targets(hw).first() {
+                self.trace_target(hw, k, 47, 0);
             }
         }
         self.st.dirty = true;
@@ -132,15 +123,61 @@ impl BasicFirmware {
         self.st.dirty = true;
     }
 
+    /// What TRACE goes through with ▲ ▼, in order: the selected functions (`Yₙ` token bytes,
+    /// Func mode) or equations (the other modes), then the Scatter and xyLine plots that are
+    /// on (`crate::os::plot_of`).
+    fn trace_targets(&mut self, hw: &mut Hardware) -> Vec<u8> {
+        let mut out: Vec<u8> = if self.st.modes.graph == 0 {
+            let f = Self::functions(hw);
+            (0..FUNCTIONS)
+                .filter(|&i| f[i].1 && !f[i].0.is_empty())
+                .map(function_token)
+                .collect()
+        } else {
+            Self::os(&mut self.st, hw).traced_equations()
+        };
+        out.extend(Self::os(&mut self.st, hw).traced_plots());
+        out
+    }
+
+    /// TRACE on target `k` of [`Self::trace_targets`]: a function at pixel `column`, else at
+    /// step `step`.
+    fn trace_target(&mut self, hw: &mut Hardware, k: u8, column: i64, step: i64) {
+        if self.st.modes.graph == 0 && (0x10..=0x19).contains(&k) {
+            self.trace_to(hw, usize::from(k - 0x10), column);
+        } else {
+            self.mode_trace_to(hw, k, step, None);
+        }
+    }
+
+    /// ▲ ▼ while tracing: the next (▼) or previous (▲) of the trace targets after `at`,
+    /// wrapping [I].
+    fn trace_next(&mut self, hw: &mut Hardware, at: u8, down: bool, column: i64, step: i64) {
+        let targets = self.trace_targets(hw);
+        let n = targets.len();
+        if n == 0 {
+            return;
+        }
+        let i = targets.iter().position(|&e| e == at).unwrap_or(0);
+        let next = if down { (i + 1) % n } else { (i + n - 1) % n };
+        self.trace_target(hw, targets[next], column, step);
+    }
+
     /// TRACE in Par, Pol or Seq mode on equation `k` at step `step`; `from`, in the Web
     /// format, is the pixel the cursor leaves, joined to the new one in the graph.
     fn mode_trace_to(&mut self, hw: &mut Hardware, k: u8, step: i64, from: Option<(i64, i64)>) {
-        let tokens = crate::os::equation_in(hw.mem.ram(), k)
-            .unwrap_or_default()
-            .0;
-        let web = self.st.modes.graph == 3 && self.st.modes.web;
+        let tokens = match crate::os::plot_of(k).and_then(|n| self.st.plots[n]) {
+            // A plot's lists, `L₁,L₂`, for the top line.
+            Some(p) => vec![0x5D, p.lists[0], 0x2B, 0x5D, p.lists[1]],
+            None => {
+                crate::os::equation_in(hw.mem.ram(), k)
+                    .unwrap_or_default()
+                    .0
+            }
+        };
+        let web = self.st.modes.graph == 3 && self.st.modes.web && crate::os::plot_of(k).is_none();
         let mut os = Self::os(&mut self.st, hw);
-        let step = step.clamp(0, os.trace_last_step());
+        let step = step.clamp(0, os.trace_last_step(k));
         match os.mode_trace_point(k, step) {
             Ok(p) => {
                 if let (true, Some(a), Some(b)) = (web, from, p.pixel) {
@@ -170,18 +207,7 @@ impl BasicFirmware {
         match k {
             Key::Left => self.mode_trace_to(hw, t.equation, t.step - 1, None),
             Key::Right => self.mode_trace_to(hw, t.equation, t.step + 1, t.pixel),
-            _ => {
-                let traced = Self::os(&mut self.st, hw).traced_equations();
-                let at = traced.iter().position(|&e| e == t.equation).unwrap_or(0);
-                let n = traced.len().max(1);
-                let next = if k == Key::Down {
-                    (at + 1) % n
-                } else {
-                    (at + n - 1) % n
-                };
-                let e = traced.get(next).copied().unwrap_or(t.equation);
-                self.mode_trace_to(hw, e, t.step, None);
-            }
+            _ => self.trace_next(hw, t.equation, k == Key::Down, 47, t.step),
         }
     }
 
@@ -211,12 +237,6 @@ impl BasicFirmware {
         let Some(second) = self.after_second(k) else {
             return;
         };
-        let selected: Vec<usize> = {
-            let f = Self::functions(hw);
-            (0..FUNCTIONS)
-                .filter(|&i| f[i].1 && !f[i].0.is_empty())
-                .collect()
-        };
         match (second, k, trace) {
             (true, Key::Mode, _) | (_, Key::Clear, _) => self.go_home_screen(),
             (second, k, _) if self.graphing_key(hw, second, k) => {}
@@ -241,16 +261,9 @@ impl BasicFirmware {
                 // function has no value).
                 self.pan_and_trace(hw, t.function, t.column - 47, t.y);
             }
-            (false, Key::Up | Key::Down, Some(t)) if !selected.is_empty() => {
-                // The next (▼) or previous (▲) selected function, wrapping [I].
-                let at = selected.iter().position(|&i| i == t.function).unwrap_or(0);
-                let n = selected.len();
-                let next = if k == Key::Down {
-                    (at + 1) % n
-                } else {
-                    (at + n - 1) % n
-                };
-                self.trace_to(hw, selected[next], t.column);
+            (false, Key::Up | Key::Down, Some(t)) => {
+                let at = function_token(t.function);
+                self.trace_next(hw, at, k == Key::Down, t.column, 0);
             }
             _ => {}
         }

@@ -3,7 +3,8 @@
 //! θmin by θstep, 𝑛 from nMin by 1, along one selected equation (the TI-82 Guidebook's
 //! chapters on parametric, polar and sequence graphing). In the Web format the steps draw the
 //! web: from (u₀, 0) up or down to the rule at (u₀, u₁), across to the line y = x at
-//! (u₁, u₁), and so on.
+//! (u₁, u₁), and so on. TRACE also steps through the points of a Scatter or xyLine stat plot
+//! that is on, one point a step, in its lists' order (▲ ▼ go from the functions to the plots).
 
 use super::*;
 
@@ -18,6 +19,17 @@ pub struct ModePoint {
 
 /// Most steps a trace takes [I] (as a graph's sweep).
 const MOST_STEPS: i64 = 10_000;
+
+/// What TRACE calls stat plot `n` (0-2) among the equations' token bytes: F1h-F3h, bytes no
+/// equation has.
+pub const fn plot_key(n: u8) -> u8 {
+    0xF1 + n
+}
+
+/// The stat plot `k` names, if it names one.
+pub fn plot_of(k: u8) -> Option<usize> {
+    (0xF1..=0xF3).contains(&k).then(|| usize::from(k - 0xF1))
+}
 
 impl Os<'_> {
     /// What TRACE steps along in the graphing mode now: the selected pairs by their X parts
@@ -34,6 +46,26 @@ impl Os<'_> {
             .collect()
     }
 
+    /// The stat plots TRACE steps through: those on whose kind has points (Scatter, xyLine),
+    /// as [`plot_key`]s.
+    pub fn traced_plots(&self) -> Vec<u8> {
+        (0..3u8)
+            .filter(|&n| {
+                matches!(self.st.plots[usize::from(n)], Some(p) if p.on && matches!(p.kind, SCATTER | XY_LINE))
+            })
+            .map(plot_key)
+            .collect()
+    }
+
+    /// Plot `n`'s points: its X and Y lists, as long as the shorter [I].
+    fn plot_points(&mut self, n: usize) -> Result<Vec<(Real, Real)>, ErrorKind> {
+        let Some(p) = self.st.plots[n] else {
+            return Ok(Vec::new());
+        };
+        let (xs, ys) = (self.list(p.lists[0])?, self.list(p.lists[1])?);
+        Ok(xs.into_iter().zip(ys).collect())
+    }
+
     /// The parameter's range: Tmin Tmax Tstep, θmin θmax θstep, or nMin nMax and 1.
     fn trace_range(&self) -> (Real, Real, Real) {
         let w = |k| self.window_get(k);
@@ -46,7 +78,11 @@ impl Os<'_> {
 
     /// The last step TRACE reaches: ⌊(max − min)/step⌋; in the Web format two steps a term
     /// from nStart to nMax (up to the rule, across to y = x) [I].
-    pub fn trace_last_step(&self) -> i64 {
+    pub fn trace_last_step(&mut self, k: u8) -> i64 {
+        if let Some(n) = plot_of(k) {
+            let points = self.plot_points(n).map_or(0, |p| p.len() as i64);
+            return (points - 1).clamp(0, MOST_STEPS);
+        }
         let (min, max, step) = self.trace_range();
         let (min, max, step) = (min.to_f64(), max.to_f64(), step.to_f64());
         let web = self.st.modes.graph == 3 && self.st.modes.web;
@@ -69,6 +105,16 @@ impl Os<'_> {
     pub fn mode_trace_point(&mut self, k: u8, step: i64) -> Result<ModePoint, ErrorKind> {
         let m = crate::eval::math;
         let step = step.clamp(0, MOST_STEPS);
+        if let Some(n) = plot_of(k) {
+            // A plot's point: the parameter is its number in the lists, from 1.
+            let param = Real::from_i64(step + 1);
+            let point = self
+                .plot_points(n)?
+                .get(step as usize)
+                .copied()
+                .ok_or(ErrorKind::Domain);
+            return self.mode_point(param, point);
+        }
         if self.st.modes.graph == 3 && self.st.modes.web {
             return self.web_point(k, step);
         }

@@ -303,8 +303,17 @@ impl ModeTrace {
     /// the row above the bottom one, the point's `X=` `Y=` on the bottom one [I], and the
     /// cross at the point.
     pub fn draw(&self, f: NumFormat, img: &mut [u8; SCREEN_BYTES]) {
-        let mut top = crate::os::string_codes(&[crate::token::PREFIX_EQUATION, self.equation]);
-        top.push(b'=');
+        let plot = crate::os::plot_of(self.equation);
+        let mut top = match plot {
+            // A stat plot: `P1:` and its lists (`tokens`) [I].
+            Some(n) => super::codes(&format!("P{}:", n + 1)),
+            None => {
+                let mut t =
+                    crate::os::string_codes(&[crate::token::PREFIX_EQUATION, self.equation]);
+                t.push(b'=');
+                t
+            }
+        };
         top.extend(crate::os::string_codes(&self.tokens));
         draw_row(img, 0, &top);
         let label = match self.equation {
@@ -312,7 +321,9 @@ impl ModeTrace {
             0x40..=0x45 => "θ=",
             _ => "n=",
         };
-        draw_row(img, 6, &coordinate(label, self.param, f));
+        if plot.is_none() {
+            draw_row(img, 6, &coordinate(label, self.param, f));
+        }
         match self.point {
             Some((x, y)) => draw_coordinates(img, x, Some(y), f),
             None => draw_row(img, 7, b"X=      Y="),
@@ -361,7 +372,7 @@ impl ModeTrace {
             None
         };
         let tokens = r.bytes()?.to_vec();
-        let known = matches!(equation, 0x20..=0x2B | 0x40..=0x45 | 0x80 | 0x81);
+        let known = matches!(equation, 0x20..=0x2B | 0x40..=0x45 | 0x80 | 0x81 | 0xF1..=0xF3);
         if !known || step > 10_000 || tokens.len() > 0xFFFF {
             return Err(StateError::Corrupt("TRACE cursor"));
         }
