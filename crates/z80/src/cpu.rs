@@ -334,31 +334,6 @@ impl Cpu {
     pair!(hl, set_hl, H_, L);
     pair!(af, set_af, A, F);
 
-    /// Writes 8-bit register `i` (opcode encoding, not 6) as a 16-bit store of its whole
-    /// pair, so that a later 16-bit read of that pair (BC, DE, HL) is forwarded from this
-    /// store by the host CPU instead of waiting for a byte store to retire (a wide load
-    /// over a narrow store cannot be forwarded on x86). A and F are written as bytes: they
-    /// are read as a pair only by PUSH AF and EX AF,AF'.
-    #[inline(always)]
-    fn set_reg(&mut self, i: usize, v: u8) {
-        let i = i & 7;
-        if i >= F {
-            self.regs[i] = v;
-        } else {
-            let p = i & 6;
-            let mut pair = [self.regs[p], self.regs[p | 1]];
-            pair[i & 1] = v;
-            let [hi, lo] = pair;
-            self.set_pair(p, u16::from_ne_bytes([hi, lo]));
-        }
-    }
-
-    /// Stores the two bytes `regs[p]`, `regs[p + 1]` as one 16-bit store (`v` in host order).
-    #[inline(always)]
-    fn set_pair(&mut self, p: usize, v: u16) {
-        self.regs[p..p + 2].copy_from_slice(&v.to_ne_bytes());
-    }
-
     #[inline(always)]
     pub fn a(&self) -> u8 {
         self.regs[A]
@@ -587,7 +562,7 @@ impl Cpu {
             }
             self.set_xy::<X_>(u16::from_be_bytes([hi, lo]));
         } else {
-            self.set_reg(i, v);
+            self.regs[i] = v;
         }
     }
 
@@ -1055,7 +1030,7 @@ impl Cpu {
                 self.idle(bus, self.ir_last(), 1);
                 let d = self.imm8(bus) as i8;
                 let b = self.regs[B].wrapping_sub(1);
-                self.set_reg(B, b);
+                self.regs[B] = b;
                 if b != 0 {
                     self.jr_taken(bus, d);
                 }
@@ -1143,7 +1118,7 @@ impl Cpu {
             0x46 | 0x4E | 0x56 | 0x5E | 0x66 | 0x6E | 0x7E => {
                 let addr = self.mem_operand::<X_, BUS>(bus, 5);
                 let v = self.read(bus, addr);
-                self.set_reg(((op >> 3) & 7) as usize, v);
+                self.regs[((op >> 3) & 7) as usize] = v;
             }
             // LD (HL),r
             0x70..=0x77 => {
@@ -1406,13 +1381,10 @@ impl Cpu {
         } else {
             let v = self.regs[r as usize];
             match op >> 6 {
-                0 => {
-                    let res = self.rot(n, v);
-                    self.set_reg(r as usize, res);
-                }
+                0 => self.regs[r as usize] = self.rot(n, v),
                 1 => self.bit(n, v, v),
-                2 => self.set_reg(r as usize, v & !(1 << n)),
-                _ => self.set_reg(r as usize, v | (1 << n)),
+                2 => self.regs[r as usize] = v & !(1 << n),
+                _ => self.regs[r as usize] = v | (1 << n),
             }
         }
     }
@@ -1440,7 +1412,7 @@ impl Cpu {
         self.write(bus, addr, res);
         let r = op & 7;
         if r != 6 {
-            self.set_reg(r as usize, res);
+            self.regs[r as usize] = res;
         }
     }
 
@@ -1462,7 +1434,7 @@ impl Cpu {
                 self.wz = bc.wrapping_add(1);
                 let r = (op >> 3) & 7;
                 if r != 6 {
-                    self.set_reg(r as usize, v);
+                    self.regs[r as usize] = v;
                 }
                 self.set_flags((self.f() & C) | SZ53P[v as usize]);
             }
@@ -1671,7 +1643,7 @@ impl Cpu {
         } else {
             bc.wrapping_add(1)
         };
-        self.set_reg(B, self.regs[B].wrapping_sub(1));
+        self.regs[B] = self.regs[B].wrapping_sub(1);
         self.set_hl(if dec {
             hl.wrapping_sub(1)
         } else {
@@ -1692,7 +1664,7 @@ impl Cpu {
         self.idle(bus, self.ir_last(), 1);
         let hl = self.hl();
         let v = self.read(bus, hl);
-        self.set_reg(B, self.regs[B].wrapping_sub(1));
+        self.regs[B] = self.regs[B].wrapping_sub(1);
         let bc = self.bc();
         self.port_out(bus, bc, v);
         let dec = op & 0x08 != 0;
