@@ -1281,12 +1281,24 @@ impl Cpu {
                 if X_ == HL {
                     // LDIR, LDDR and CPIR repeat once per step: their iterations run here,
                     // without the call into the rest of the ED page.
-                    let op = self.fetch_op(bus);
+                    let op = self.fetch_bus(bus);
                     match op {
-                        0xB0 => self.block_ld(bus, 0xB0),
-                        0xB8 => self.block_ld(bus, 0xB8),
-                        0xB1 => self.block_cp(bus, 0xB1),
-                        _ => self.exec_ed_op(bus, op),
+                        0xB0 => {
+                            self.m1_done();
+                            self.block_ld(bus, 0xB0)
+                        }
+                        0xB8 => {
+                            self.m1_done();
+                            self.block_ld(bus, 0xB8)
+                        }
+                        0xB1 => {
+                            self.m1_done();
+                            self.block_cp(bus, 0xB1)
+                        }
+                        _ => {
+                            self.m1_done();
+                            self.exec_ed_op(bus, op)
+                        }
                     }
                 } else {
                     self.exec_ed(bus);
