@@ -414,12 +414,28 @@ impl Cpu {
     /// An M1 cycle: opcode fetch (2 T-states) then refresh (2 T-states).
     #[inline(always)]
     fn fetch_op<BUS: Bus>(&mut self, bus: &mut BUS) -> u8 {
+        let op = self.fetch_bus(bus);
+        self.m1_done();
+        op
+    }
+
+    /// The bus half of an M1 cycle (opcode read, refresh address); [`Cpu::m1_done`] then
+    /// accounts for it. Split so that the opcode tables can do the accounting inside each
+    /// opcode's body, where the compiler merges it with the body's own PC and T-state
+    /// updates instead of storing PC and T once before the dispatch and again after.
+    #[inline(always)]
+    fn fetch_bus<BUS: Bus>(&mut self, bus: &mut BUS) -> u8 {
         let op = bus.fetch(self.pc, self.t);
         bus.refresh(u16::from_be_bytes([self.i, self.r()]), self.t + 2);
+        op
+    }
+
+    /// PC past the opcode, R counted, the M1 cycle's 4 T-states.
+    #[inline(always)]
+    fn m1_done(&mut self) {
         self.pc = self.pc.wrapping_add(1);
         self.inc_r();
         self.t += 4;
-        op
     }
 
     #[inline(always)]
@@ -826,8 +842,8 @@ impl Cpu {
         } else if self.step_special(bus) {
             return (self.t - t0) as u32;
         }
-        let op = self.fetch_op(bus);
-        self.exec::<HL, BUS>(bus, op);
+        let op = self.fetch_bus(bus);
+        self.exec::<HL, true, BUS>(bus, op);
         (self.t - t0) as u32
     }
 
@@ -919,7 +935,7 @@ impl Cpu {
             _ => {
                 // IM 0: the byte on the bus is executed as an opcode (a TI-82's floating bus
                 // gives FFh = RST 38h). Operands of longer instructions are read from PC.
-                self.exec::<HL, BUS>(bus, data);
+                self.exec::<HL, false, BUS>(bus, data);
             }
         }
     }
@@ -928,15 +944,23 @@ impl Cpu {
 
     /// The unprefixed table, or the DD/FD table when `X_` is IX/IY.
     #[inline(always)]
-    fn exec<const X_: u8, BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
+    /// `FETCHED`: `op` came from [`Cpu::fetch_bus`] and its M1 cycle is still to be
+    /// accounted (false for IM 0, whose opcode comes from the interrupt acknowledge).
+    fn exec<const X_: u8, const FETCHED: bool, BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
         // Both tables dispatch on a constant opcode: the DD/FD bodies are as cheap as the
         // unprefixed ones (they live in `exec_prefixed`, out of `step`'s way).
-        dispatch!(op, self.exec_op::<[X_, BUS]>(bus))
+        dispatch!(op, self.exec_op::<[X_, FETCHED, BUS]>(bus))
     }
 
     /// One unprefixed opcode, known at compile time.
     #[inline(always)]
-    fn exec_op<const OP: u8, const X_: u8, BUS: Bus>(&mut self, bus: &mut BUS) {
+    fn exec_op<const OP: u8, const X_: u8, const FETCHED: bool, BUS: Bus>(
+        &mut self,
+        bus: &mut BUS,
+    ) {
+        if FETCHED {
+            self.m1_done();
+        }
         self.exec_body::<X_, BUS>(bus, OP)
     }
 
@@ -1257,12 +1281,24 @@ impl Cpu {
                 if X_ == HL {
                     // LDIR, LDDR and CPIR repeat once per step: their iterations run here,
                     // without the call into the rest of the ED page.
-                    let op = self.fetch_op(bus);
+                    let op = self.fetch_bus(bus);
                     match op {
-                        0xB0 => self.block_ld(bus, 0xB0),
-                        0xB8 => self.block_ld(bus, 0xB8),
-                        0xB1 => self.block_cp(bus, 0xB1),
-                        _ => self.exec_ed_op(bus, op),
+                        0xB0 => {
+                            self.m1_done();
+                            self.block_ld(bus, 0xB0)
+                        }
+                        0xB8 => {
+                            self.m1_done();
+                            self.block_ld(bus, 0xB8)
+                        }
+                        0xB1 => {
+                            self.m1_done();
+                            self.block_cp(bus, 0xB1)
+                        }
+                        _ => {
+                            self.m1_done();
+                            self.exec_ed_op(bus, op)
+                        }
                     }
                 } else {
                     self.exec_ed(bus);
@@ -1289,11 +1325,17 @@ impl Cpu {
     /// accepted between a prefix and its instruction.
     #[inline(never)]
     fn exec_prefixed<const X_: u8, BUS: Bus>(&mut self, bus: &mut BUS) {
-        let op = self.fetch_op(bus);
+        let op = self.fetch_bus(bus);
         match op {
-            0xDD => self.special |= SPECIAL_DD,
-            0xFD => self.special |= SPECIAL_FD,
-            _ => self.exec::<X_, BUS>(bus, op),
+            0xDD => {
+                self.m1_done();
+                self.special |= SPECIAL_DD;
+            }
+            0xFD => {
+                self.m1_done();
+                self.special |= SPECIAL_FD;
+            }
+            _ => self.exec::<X_, true, BUS>(bus, op),
         }
     }
 
