@@ -76,6 +76,35 @@ pub fn play_keys(calc: &mut Calc, keys: &str) -> Result<()> {
     player.run(calc)
 }
 
+/// The computer's side of a transfer driven until `until` (its result into `out` when it
+/// ends).
+fn run_sender(
+    pc: &mut VirtualCable,
+    calc: &mut Calc,
+    until: u64,
+    send: &mut SendVars,
+    out: &mut Option<Result<SendReport, tilink::LinkError>>,
+) {
+    pc.run(calc, until, |ep| match send.poll(ep) {
+        Progress::Pending(w) => w,
+        Progress::Done(r) => {
+            out.get_or_insert(r);
+            Wake::NEVER
+        }
+    });
+}
+
+/// The computer unplugged from `calc`; a transfer that did not end (`done` false) gives up
+/// first, releasing its lines.
+fn unplug_sender(mut pc: VirtualCable, calc: &mut Calc, send: &mut SendVars, done: bool) {
+    if !done {
+        let now = pc.now();
+        let mut ep = tilink::TimedPort::new(pc.port(), now);
+        send.cancel(&mut ep);
+    }
+    pc.detach(calc);
+}
+
 /// Sends `vars` to the calculator as a computer would (machine ID 02h, real bit timing on a
 /// virtual cable attached to its link port), stepping the calculator, for at most
 /// `timeout_s` emulated seconds. The calculator must be receiving.
@@ -88,21 +117,9 @@ pub fn send_vars(calc: &mut Calc, vars: &[Variable], timeout_s: u64) -> Result<S
     let mut out = None;
     while out.is_none() && calc.now() < limit {
         let until = (calc.now() + FRAME_T).min(limit);
-        pc.run(calc, until, |ep| match send.poll(ep) {
-            Progress::Pending(w) => w,
-            Progress::Done(r) => {
-                out.get_or_insert(r);
-                Wake::NEVER
-            }
-        });
+        run_sender(&mut pc, calc, until, &mut send, &mut out);
     }
-    if out.is_none() {
-        // Give up: release our lines before unplugging.
-        let now = pc.now();
-        let mut ep = tilink::TimedPort::new(pc.port(), now);
-        send.cancel(&mut ep);
-    }
-    pc.detach(calc);
+    unplug_sender(pc, calc, &mut send, out.is_some());
     match out {
         None => bail!(
             "the calculator did not answer on the link: no end to the transfer after \
@@ -165,13 +182,7 @@ pub fn send_backup_answering(
     let mut released = false;
     while out.is_none() && calc.now() < limit {
         let until = (calc.now() + step).min(limit);
-        pc.run(calc, until, |ep| match send.poll(ep) {
-            Progress::Pending(w) => w,
-            Progress::Done(r) => {
-                out.get_or_insert(r);
-                Wake::NEVER
-            }
-        });
+        run_sender(&mut pc, calc, until, &mut send, &mut out);
         let now = calc.now();
         if send.awaiting_decision() && pressed.is_none() {
             let since = *asked.get_or_insert(now);
@@ -191,12 +202,7 @@ pub fn send_backup_answering(
     if let (Some(_), false) = (pressed, released) {
         calc.release(confirm);
     }
-    if out.is_none() {
-        let now = pc.now();
-        let mut ep = tilink::TimedPort::new(pc.port(), now);
-        send.cancel(&mut ep);
-    }
-    pc.detach(calc);
+    unplug_sender(pc, calc, &mut send, out.is_some());
     match out {
         None => bail!(
             "the calculator did not take the backup on the link: no end to the transfer after \

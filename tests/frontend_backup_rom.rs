@@ -141,6 +141,15 @@ fn the_front_end_sends_a_loaded_backup_to_a_rom_calculator() {
     );
 }
 
+/// A real TI-OS's memory as a backup: a ROM calculator given MANBOARD and MANCALA.
+fn real_os_backup(choice: &FirmwareChoice) -> tifiles::Backup {
+    let made = session::make_calc(choice).unwrap();
+    let mut a = made.calc;
+    romload::send_programs(&mut a, made.os.as_deref(), choice, false)
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    tifiles::vat::backup_from_ram(a.ram()).unwrap()
+}
+
 /// With a real TI-82 ROM (`TI82_ROM`): calculator A boots and receives MANBOARD and MANCALA;
 /// its memory, as a backup, goes into calculator B through LINK RECEIVE and WARNING-Backup;
 /// B's VAT then holds both programs byte for byte. Without it, says so and passes.
@@ -151,11 +160,7 @@ fn real_rom_receives_a_backup() {
         return;
     };
     let choice = FirmwareChoice::Rom(path.into());
-    let made = session::make_calc(&choice).unwrap();
-    let mut a = made.calc;
-    romload::send_programs(&mut a, made.os.as_deref(), &choice, false)
-        .unwrap_or_else(|e| panic!("{e:#}"));
-    let b = tifiles::vat::backup_from_ram(a.ram()).unwrap();
+    let b = real_os_backup(&choice);
     let mut calc = session::make_calc(&choice).unwrap().calc;
     romload::play_keys(&mut calc, TI82_KEYS.boot).unwrap();
     romload::send_backup(&mut calc, &b, &TI82_KEYS).unwrap_or_else(|e| panic!("{e:#}"));
@@ -175,12 +180,7 @@ fn a_real_os_backup_restores_into_the_builtin_runtime_and_runs() {
         eprintln!("skipped: TI82_ROM is not set (point it at a TI-82 ROM image to run this test)");
         return;
     };
-    let choice = FirmwareChoice::Rom(path.into());
-    let made = session::make_calc(&choice).unwrap();
-    let mut a = made.calc;
-    romload::send_programs(&mut a, made.os.as_deref(), &choice, false)
-        .unwrap_or_else(|e| panic!("{e:#}"));
-    let b = tifiles::vat::backup_from_ram(a.ram()).unwrap();
+    let b = real_os_backup(&FirmwareChoice::Rom(path.into()));
     let mut calc = tibasic::firmware::calc_with_sources(&[]).unwrap();
     calc.run_for(ms(100));
     tibasic::firmware::restore_backup(&mut calc, &b).unwrap();

@@ -572,23 +572,7 @@ fn backups_written_and_restored() {
 
     // A run's state as a backup: 5→A typed on the keypad, the state saved, backed up,
     // restored: the same VAT, A = 5.
-    ok(&ti82(
-        &dir,
-        &[
-            "run",
-            "--headless",
-            "--no-rom",
-            "--fresh",
-            "--keys",
-            "5 STO> ALPHA MATH ENTER",
-            "--save-state",
-            "typed.state",
-        ],
-    ));
-    ok(&ti82(
-        &dir,
-        &["backup", "--state", "typed.state", "-o", "typed.82b"],
-    ));
+    keys_to_backup(&dir, "5 STO> ALPHA MATH ENTER", "typed");
     let mut calc = ti82_machine::Calc::new(tibasic::firmware::BasicFirmware::new());
     calc.load_state(dir.join("typed.state")).unwrap();
     let before = tifiles::vat::entries(calc.ram()).unwrap();
@@ -608,6 +592,27 @@ fn backups_written_and_restored() {
     assert_eq!(a.data.to_bytes(), tibasic::real::Real::from_i64(5).to_bcd());
 }
 
+/// `keys` typed on a fresh built-in calculator, its state saved as `NAME.state` and written
+/// as the backup `NAME.82b` by `ti82 backup`.
+fn keys_to_backup(dir: &std::path::Path, keys: &str, name: &str) {
+    let state = format!("{name}.state");
+    ok(&ti82(
+        dir,
+        &[
+            "run",
+            "--headless",
+            "--no-rom",
+            "--fresh",
+            "--keys",
+            keys,
+            "--save-state",
+            &state,
+        ],
+    ));
+    let backup = format!("{name}.82b");
+    ok(&ti82(dir, &["backup", "--state", &state, "-o", &backup]));
+}
+
 /// The MODE settings travel with a backup (docs/calculator.md, "MODE settings in RAM"):
 /// Fix 2, Degree and Dot chosen on the MODE screen, the state saved, `ti82 backup`, and the
 /// backup loaded into a fresh calculator: `sin 90` is 1 (Degree) and shows as `1.00`, `1/3`
@@ -615,23 +620,11 @@ fn backups_written_and_restored() {
 #[test]
 fn a_backup_carries_the_mode_settings() {
     let dir = rom::temp_dir("backup-modes");
-    ok(&ti82(
+    keys_to_backup(
         &dir,
-        &[
-            "run",
-            "--headless",
-            "--no-rom",
-            "--fresh",
-            "--keys",
-            "CLEAR MODE DOWN RIGHT RIGHT RIGHT ENTER DOWN RIGHT ENTER DOWN DOWN RIGHT ENTER CLEAR",
-            "--save-state",
-            "modes.state",
-        ],
-    ));
-    ok(&ti82(
-        &dir,
-        &["backup", "--state", "modes.state", "-o", "modes.82b"],
-    ));
+        "CLEAR MODE DOWN RIGHT RIGHT RIGHT ENTER DOWN RIGHT ENTER DOWN DOWN RIGHT ENTER CLEAR",
+        "modes",
+    );
     let shown = ok(&ti82(
         &dir,
         &[
