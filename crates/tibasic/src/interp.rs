@@ -502,10 +502,12 @@ impl Interp {
                 self.advance();
             }
             Stmt::Input { prompt, target } => match target {
-                // The free-moving graph cursor of a bare `Input` is not modelled.
-                None => {
-                    return Err(ErrorKind::Unsupported("Input without a variable".into()));
-                }
+                // A bare `Input`: the graph with the free-moving cursor; ENTER stores the
+                // cursor's point in X and Y (the OS's `Input` command, as the cursor zooms).
+                None => match sys.command(crate::token::INPUT, 0, Vec::new())? {
+                    Step::Continue => self.advance(),
+                    Step::Wait(w) => self.wait(w),
+                },
                 Some(t) => {
                     let prompt = match prompt {
                         Some(p) => Some(eval(sys, p)?),

@@ -1333,7 +1333,7 @@ impl Sys for Os<'_> {
             (PLOTS_ON | PLOTS_OFF, _) => self.plots_on_off(tok == PLOTS_ON, &args)?,
             // The zooms that need the graph cursor, and Trace: the graph shown, the cursor
             // in its middle (the firmware moves it and acts on ENTER).
-            (ZBOX | ZOOM_IN | ZOOM_OUT | ZINTEGER | TRACE, 0) => {
+            (ZBOX | ZOOM_IN | ZOOM_OUT | ZINTEGER | TRACE | INPUT, 0) => {
                 self.graph_now()?;
                 return Ok(Step::Wait(crate::interp::Wait::GraphCursor(
                     crate::interp::GraphCursor {

@@ -504,3 +504,34 @@ fn set_factors_sets_the_zoom_factors() {
         (Some(2.0), Some(5.0))
     );
 }
+
+/// A bare `Input` (the TI-82 Guidebook: the graph with the free-moving cursor; ENTER stores
+/// the cursor's coordinates in X and Y and the program goes on).
+#[test]
+fn a_bare_input_reads_a_point_from_the_graph() {
+    let mut calc = calc_with_sources(&[("P", "ZStandard\nInput\nX->A\nY->B")]).unwrap();
+    calc.run_for(100 * 6_000);
+    tibasic::firmware::start_program(&mut calc, "P").unwrap();
+    calc.run_for(1_000 * 6_000);
+    // From the middle (row 31, column 47): three columns right, two rows up.
+    keys(
+        &mut calc,
+        &[
+            Key::Right,
+            Key::Right,
+            Key::Right,
+            Key::Up,
+            Key::Up,
+            Key::Enter,
+        ],
+    );
+    calc.run_for(500 * 6_000);
+    let fw = tibasic::firmware::BasicFirmware::of(&calc).unwrap();
+    assert!(fw.last_error().is_none(), "{:?}", fw.last_error());
+    let (a, b) = (
+        real_var(&calc, b'A').unwrap(),
+        real_var(&calc, b'B').unwrap(),
+    );
+    assert!((a - (-10.0 + 50.0 * DX)).abs() < 1e-12, "{a}");
+    assert!((b - (10.0 - 29.0 * DY)).abs() < 1e-12, "{b}");
+}

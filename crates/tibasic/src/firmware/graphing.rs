@@ -312,7 +312,18 @@ impl BasicFirmware {
             self.st.dirty = true;
             return;
         }
-        if c.command != TRACE {
+        if c.command == crate::token::INPUT {
+            // A bare `Input`: the cursor's point into X and Y.
+            let r = {
+                let mut os = Self::os(&mut self.st, hw);
+                os.pixel_point(c.row, c.col)
+                    .and_then(|(x, y)| os.store_point(x, y))
+            };
+            if let Err(kind) = r {
+                self.interp.raise(kind);
+                return;
+            }
+        } else if c.command != TRACE {
             let r = {
                 let mut os = Self::os(&mut self.st, hw);
                 os.cursor_zoom(c.command, (c.row, c.col), c.corner)

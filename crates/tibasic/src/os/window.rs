@@ -108,6 +108,12 @@ impl Os<'_> {
         self.clear_draw()
     }
 
+    /// X and Y set to a point (a bare `Input`'s cursor).
+    pub fn store_point(&mut self, x: Real, y: Real) -> Result<(), ErrorKind> {
+        self.set_real(b'X', x)?;
+        self.set_real(b'Y', y)
+    }
+
     /// The point of pixel (`row`, `col`): X = Xmin + col·ΔX, Y = Ymax − row·ΔY (spec §6.2).
     pub fn pixel_point(&self, row: i64, col: i64) -> Result<(Real, Real), ErrorKind> {
         let m = crate::eval::math;
