@@ -232,27 +232,9 @@ impl Os<'_> {
         let mut terms = first;
         let mut prev_pixel: [Option<(i64, i64)>; 2] = [None, None];
         let mut n = start;
-        let result = loop {
-            if n > max {
-                break Ok(());
-            }
+        while n <= max {
             if n > start {
-                let step = SequenceStep { n, prev: terms };
-                self.st.sequence = Some(step);
-                let mut next = terms;
-                for (i, rule) in rules.iter().enumerate() {
-                    if let Some(rule) = rule {
-                        match self.eval_equation(rule).and_then(|v| v.real()) {
-                            Ok(v) => next[i] = v,
-                            Err(e) => {
-                                self.st.sequence = None;
-                                return Err(e);
-                            }
-                        }
-                    }
-                }
-                self.st.sequence = None;
-                terms = next;
+                terms = self.next_terms(&rules, n, terms)?;
             }
             if n >= min {
                 for &(i, _) in &funcs {
@@ -261,12 +243,35 @@ impl Os<'_> {
                     prev_pixel[i] = Some(p);
                 }
             }
-            n = match n.add(Real::ONE) {
-                Ok(v) => v,
-                Err(e) => break Err(m(e)),
-            };
-        };
-        result
+            n = n.add(Real::ONE).map_err(m)?;
+        }
+        Ok(())
+    }
+
+    /// Uₙ and Vₙ at 𝑛 = `n` from the terms before it (`prev`), by their rules (a sequence
+    /// without one keeps its term); 𝑛, Uₙ₋₁ and Vₙ₋₁ are defined only meanwhile.
+    pub(super) fn next_terms(
+        &mut self,
+        rules: &[Option<crate::ast::Expr>; 2],
+        n: Real,
+        prev: [Real; 2],
+    ) -> Result<[Real; 2], ErrorKind> {
+        self.st.sequence = Some(SequenceStep { n, prev });
+        let mut next = prev;
+        let mut result = Ok(());
+        for (slot, rule) in next.iter_mut().zip(rules) {
+            if let Some(rule) = rule {
+                match self.eval_equation(rule).and_then(|v| v.real()) {
+                    Ok(v) => *slot = v,
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                }
+            }
+        }
+        self.st.sequence = None;
+        result.map(|()| next)
     }
 
     /// Seq mode, Web format: the line y = x and each selected sequence's rule as a curve,

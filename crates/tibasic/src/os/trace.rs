@@ -213,21 +213,7 @@ impl Os<'_> {
         let mut at = start;
         for _ in 0..count as i64 {
             at = at.add(Real::ONE).map_err(m)?;
-            self.st.sequence = Some(SequenceStep { n: at, prev: terms });
-            let mut next = terms;
-            for (slot, rule) in next.iter_mut().zip(&rules) {
-                if let Some(rule) = rule {
-                    match self.eval_equation(rule).and_then(|v| v.real()) {
-                        Ok(v) => *slot = v,
-                        Err(e) => {
-                            self.st.sequence = None;
-                            return Err(e);
-                        }
-                    }
-                }
-            }
-            self.st.sequence = None;
-            terms = next;
+            terms = self.next_terms(&rules, at, terms)?;
         }
         Ok(terms)
     }
