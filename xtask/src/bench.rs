@@ -20,8 +20,15 @@
 //! a digest of them is compared) and with its results right (checked against values computed
 //! here, where the program computes something independent of the core).
 //!
-//! Output: one line per workload with the median emulated MHz of each core and their ratio,
-//! then, last, `ratio ours/peer (worst workload): R`.
+//! Output: one line per workload with the median emulated MHz of each core, their ratio, and
+//! the lowest and highest ratio of one round's pair of runs (how much the host's load moved
+//! the figures during the run), then, last, `ratio ours/peer (worst workload): R`.
+//!
+//! `--instructions` counts host instructions instead (each core's run of each workload under
+//! valgrind's callgrind, only the run itself: `--toggle-collect` on the binaries' `run_flat`
+//! and `run_machine`), with fewer passes ([`instruction_loops`]): stable to the instruction on
+//! any host, where the wall-clock ratios move with the load. It prints one line per workload
+//! and, last, `host-instruction ratio peer/ours (worst workload): R`.
 //!
 //! Knobs: `BENCH_Z80_ROUNDS` (runs per core and workload, default [`DEFAULT_ROUNDS`]),
 //! `BENCH_Z80_WORKLOADS` (comma-separated subset), `BENCH_Z80_LOOPS` (passes, for every
@@ -34,7 +41,7 @@ use std::process::Command;
 
 use crate::work;
 
-pub const DEFAULT_ROUNDS: usize = 5;
+pub const DEFAULT_ROUNDS: usize = 9;
 
 /// One run as a benchmark binary reported it.
 #[derive(Debug, PartialEq)]
@@ -90,6 +97,16 @@ pub fn median(v: &[f64]) -> f64 {
     }
 }
 
+/// The lowest and highest ratio ours/peer of one round's two runs (runs paired by round).
+fn round_ratio_range(ours: &[f64], peer: &[f64]) -> (f64, f64) {
+    ours.iter()
+        .zip(peer)
+        .map(|(o, p)| o / p)
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), r| {
+            (lo.min(r), hi.max(r))
+        })
+}
+
 /// Builds the two benchmark binaries (release) and returns the folder they are in.
 fn build() -> Result<PathBuf> {
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
@@ -131,9 +148,8 @@ fn run_binary(dir: &std::path::Path, core: &str, workload: &str, loops: u16) -> 
         .with_context(|| format!("{core} on {workload}: unexpected output {stdout:?}"))
 }
 
-pub fn run() -> Result<()> {
-    let rounds: usize = env_number("BENCH_Z80_ROUNDS", DEFAULT_ROUNDS)?;
-    ensure!(rounds > 0, "BENCH_Z80_ROUNDS must be positive");
+/// The workloads `BENCH_Z80_WORKLOADS` chooses (all by default).
+fn chosen_workloads() -> Result<Vec<String>> {
     let chosen: Vec<String> = match std::env::var("BENCH_Z80_WORKLOADS") {
         Ok(v) => v.split(',').map(|s| s.trim().to_string()).collect(),
         Err(_) => work::WORKLOADS.iter().map(|s| s.to_string()).collect(),
@@ -145,6 +161,105 @@ pub fn run() -> Result<()> {
             work::WORKLOADS
         );
     }
+    Ok(chosen)
+}
+
+/// Passes per workload under callgrind (about 50 times slower than a native run): 20 of mix,
+/// 1 of the exerciser, 100 of tios, as `docs/performance.md` has measured since the suite began.
+pub fn instruction_loops(workload: &str) -> u16 {
+    match workload {
+        "mix" => 20,
+        "exerciser" => 1,
+        _ => 100,
+    }
+}
+
+/// The count callgrind prints last on stderr (`==PID== Collected : 86951796`).
+fn collected_instructions(stderr: &str) -> Option<u64> {
+    stderr.lines().rev().find_map(|l| {
+        l.split_once("Collected :")
+            .map(|(_, n)| n.trim().parse().ok())
+    })?
+}
+
+/// Host instructions of one run of `workload` on `core` under callgrind, and what it reported.
+fn count_instructions(
+    dir: &std::path::Path,
+    core: &str,
+    workload: &str,
+    loops: u16,
+) -> Result<(u64, Reported)> {
+    let exe = dir.join(format!("bench-z80-{core}{}", std::env::consts::EXE_SUFFIX));
+    let out = Command::new("valgrind")
+        .args([
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            "--toggle-collect=*::run_flat",
+            "--toggle-collect=*::run_machine",
+        ])
+        .arg(&exe)
+        .args([workload, &loops.to_string()])
+        .output()
+        .context(
+            "running valgrind (install it, e.g. `apt-get install valgrind`, for --instructions)",
+        )?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    ensure!(
+        out.status.success(),
+        "{core} on {workload} under callgrind: {}{}",
+        stderr.trim(),
+        stdout.trim()
+    );
+    let reported = Reported::parse(&stdout)
+        .with_context(|| format!("{core} on {workload}: unexpected output {stdout:?}"))?;
+    let n = collected_instructions(&stderr)
+        .with_context(|| format!("{core} on {workload}: no instruction count from callgrind"))?;
+    Ok((n, reported))
+}
+
+/// `cargo xtask bench-z80 --instructions`: host instructions of each core per workload.
+pub fn run_instructions() -> Result<()> {
+    let chosen = chosen_workloads()?;
+    let dir = build()?;
+    println!("bench-z80 --instructions: host instructions under callgrind, one run per core and workload, each core in its own binary");
+    let mut worst: Option<(f64, String)> = None;
+    for w in &chosen {
+        let loops: u16 = env_number("BENCH_Z80_LOOPS", instruction_loops(w))?;
+        ensure!(loops > 0, "BENCH_Z80_LOOPS must be positive");
+        let (ours, a) = count_instructions(&dir, "ours", w, loops)?;
+        let (peer, b) = count_instructions(&dir, "peer", w, loops)?;
+        ensure!(
+            (a.t_states, a.instructions, &a.digest) == (b.t_states, b.instructions, &b.digest),
+            "{w}: the two cores ended in different states (T-states {} vs {}, instructions {} vs {}, digest {} vs {})",
+            a.t_states,
+            b.t_states,
+            a.instructions,
+            b.instructions,
+            a.digest,
+            b.digest
+        );
+        let ratio = peer as f64 / ours as f64;
+        println!(
+            "{w}: passes {loops}, {} Z80 instructions; host instructions ours {:.2} M, peer {:.2} M; same end state; ratio peer/ours: {ratio:.3}",
+            a.instructions,
+            ours as f64 / 1e6,
+            peer as f64 / 1e6
+        );
+        if worst.as_ref().is_none_or(|(r, _)| ratio < *r) {
+            worst = Some((ratio, w.clone()));
+        }
+    }
+    if let Some((r, w)) = worst {
+        println!("host-instruction ratio peer/ours (worst workload): {r:.3}  ({w})");
+    }
+    Ok(())
+}
+
+pub fn run() -> Result<()> {
+    let rounds: usize = env_number("BENCH_Z80_ROUNDS", DEFAULT_ROUNDS)?;
+    ensure!(rounds > 0, "BENCH_Z80_ROUNDS must be positive");
+    let chosen = chosen_workloads()?;
     let dir = build()?;
     println!("bench-z80: {rounds} rounds per core and workload, alternating, each core in its own binary");
     let mut worst: Option<(f64, String)> = None;
@@ -186,8 +301,9 @@ pub fn run() -> Result<()> {
             }
         }
         let ratio = median(&ours) / median(&peer);
+        let (low, high) = round_ratio_range(&ours, &peer);
         println!(
-            "{w}: ours {:.1} MHz, peer {:.1} MHz (medians); same end state every run; ratio ours/peer: {ratio:.2}",
+            "{w}: ours {:.1} MHz, peer {:.1} MHz (medians); same end state every run; ratio ours/peer: {ratio:.2} (single rounds {low:.2}-{high:.2})",
             median(&ours),
             median(&peer)
         );
@@ -227,6 +343,17 @@ mod tests {
         assert_eq!(work::crc32(b"123456789"), 0xCBF4_3926);
         assert_eq!(work::primes_below(2048), 309);
         assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        // Rounds pair the two cores' runs: 2/1 and 3/4.
+        assert_eq!(round_ratio_range(&[2.0, 3.0], &[1.0, 4.0]), (0.75, 2.0));
+    }
+
+    #[test]
+    fn callgrind_counts_are_read_from_its_summary() {
+        let stderr = "==1== Callgrind, a call-graph generating cache profiler\n==1== \n\
+                      ==1== Events    : Ir\n==1== Collected : 86951796\n==1== \n\
+                      ==1== I   refs:      86,951,796\n";
+        assert_eq!(collected_instructions(stderr), Some(86_951_796));
+        assert_eq!(collected_instructions("==1== no summary\n"), None);
     }
 
     #[test]

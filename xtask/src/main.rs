@@ -44,7 +44,12 @@ enum Command {
     /// Run a CP/M .COM program on the core (BDOS 2 and 9), printing its output.
     Cpm { file: PathBuf },
     /// Benchmark the core against the published `z80` crate on a suite of workloads.
-    BenchZ80,
+    BenchZ80 {
+        /// Count host instructions under callgrind (valgrind) instead of timing the runs: a
+        /// figure the host's load cannot move.
+        #[arg(long)]
+        instructions: bool,
+    },
     /// Benchmark the built-in TI-BASIC runtime against real-TI-82 time.
     BenchBasic,
     /// Time the published real-calculator programs on the runtime and compare (worst ratio
@@ -114,7 +119,13 @@ fn main() -> Result<()> {
         Command::Z80Suite { dir, bus } => suite::run(&dir, bus),
         Command::Fuse { dir } => fuse::run(&dir),
         Command::Cpm { file } => cpm::run(&file),
-        Command::BenchZ80 => bench::run(),
+        Command::BenchZ80 { instructions } => {
+            if instructions {
+                bench::run_instructions()
+            } else {
+                bench::run()
+            }
+        }
         Command::BenchMachine => bench_machine::run(),
         Command::BenchBasic => bench_basic::run(),
         Command::Calibrate { write } => calibrate::run(write),
