@@ -21,8 +21,9 @@
 //! here, where the program computes something independent of the core).
 //!
 //! Output: one line per workload with the median emulated MHz of each core, their ratio, and
-//! the lowest and highest ratio of one round's pair of runs (how much the host's load moved
-//! the figures during the run), then, last, `ratio ours/peer (worst workload): R`.
+//! the median, lowest and highest ratio of one round's pair of runs (how much the host's load
+//! moved the figures during the run), then, last, `ratio ours/peer (worst workload): R`
+//! (from the medians of MHz, as before).
 //!
 //! `--instructions` counts host instructions instead (each core's run of each workload under
 //! valgrind's callgrind, only the run itself: `--toggle-collect` on the binaries' `run_flat`
@@ -97,14 +98,16 @@ pub fn median(v: &[f64]) -> f64 {
     }
 }
 
-/// The lowest and highest ratio ours/peer of one round's two runs (runs paired by round).
-fn round_ratio_range(ours: &[f64], peer: &[f64]) -> (f64, f64) {
-    ours.iter()
-        .zip(peer)
-        .map(|(o, p)| o / p)
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), r| {
+/// The ratios ours/peer of each round's two runs (runs paired by round): their median, lowest
+/// and highest.
+fn round_ratios(ours: &[f64], peer: &[f64]) -> (f64, f64, f64) {
+    let ratios: Vec<f64> = ours.iter().zip(peer).map(|(o, p)| o / p).collect();
+    let (low, high) = ratios
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &r| {
             (lo.min(r), hi.max(r))
-        })
+        });
+    (median(&ratios), low, high)
 }
 
 /// Builds the two benchmark binaries (release) and returns the folder they are in.
@@ -301,9 +304,9 @@ pub fn run() -> Result<()> {
             }
         }
         let ratio = median(&ours) / median(&peer);
-        let (low, high) = round_ratio_range(&ours, &peer);
+        let (paired, low, high) = round_ratios(&ours, &peer);
         println!(
-            "{w}: ours {:.1} MHz, peer {:.1} MHz (medians); same end state every run; ratio ours/peer: {ratio:.2} (single rounds {low:.2}-{high:.2})",
+            "{w}: ours {:.1} MHz, peer {:.1} MHz (medians); same end state every run; ratio ours/peer: {ratio:.2} (single rounds: median {paired:.2}, {low:.2}-{high:.2})",
             median(&ours),
             median(&peer)
         );
@@ -343,8 +346,11 @@ mod tests {
         assert_eq!(work::crc32(b"123456789"), 0xCBF4_3926);
         assert_eq!(work::primes_below(2048), 309);
         assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
-        // Rounds pair the two cores' runs: 2/1 and 3/4.
-        assert_eq!(round_ratio_range(&[2.0, 3.0], &[1.0, 4.0]), (0.75, 2.0));
+        // Rounds pair the two cores' runs: 2/1, 3/4 and 3/2.
+        assert_eq!(
+            round_ratios(&[2.0, 3.0, 3.0], &[1.0, 4.0, 2.0]),
+            (1.5, 0.75, 2.0)
+        );
     }
 
     #[test]
