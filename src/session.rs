@@ -26,6 +26,9 @@ pub struct Made {
     /// The TI-OS version found in the ROM image (`None`: the built-in runtime, or an image
     /// without the OS's version text, which the link loader leaves alone).
     pub os: Option<String>,
+    /// What the user should know about the ROM image, file named ([`RomImage::note`]: a
+    /// dumper's padding that was ignored, or version text that could not be read).
+    pub note: Option<String>,
 }
 
 /// Builds the calculator for a firmware choice.
@@ -35,16 +38,19 @@ pub fn make_calc(choice: &FirmwareChoice) -> Result<Made> {
             let rom = RomImage::load(path)?;
             let ident = format!("rom-{:016x}", rom.hash());
             let os = rom.version().map(str::to_string);
+            let note = rom.note().map(|n| format!("{}: {n}", path.display()));
             Ok(Made {
                 calc: Calc::from_rom(rom),
                 ident,
                 os,
+                note,
             })
         }
         FirmwareChoice::Builtin => Ok(Made {
             calc: builtin_calc()?,
             ident: "builtin".into(),
             os: None,
+            note: None,
         }),
     }
 }

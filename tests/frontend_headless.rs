@@ -127,6 +127,32 @@ fn binary_headless_end_to_end() {
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
 }
 
+/// A dumper's padded image (TilEm accepts up to 2BFFFh bytes) runs as the 128 KiB ROM, and
+/// the user is told what was ignored and that no OS version text was found (issue 17).
+#[test]
+fn a_padded_image_runs_and_the_padding_is_explained() {
+    let dir = rom::temp_dir("padded");
+    let path = dir.join("padded.rom");
+    let mut bytes = rom::rom().bytes().to_vec();
+    bytes.resize(0x2BFFF, 0);
+    std::fs::write(&path, &bytes).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ti82"))
+        .env("TI82_HOME", &dir)
+        .args(["run", "--headless", "--rom"])
+        .arg(&path)
+        .args(["--wait-ms", "50", "--print-lcd"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with(&rom::expected_lcd()));
+    assert!(
+        err.contains("padded.rom: the image has 49151 bytes after the 128 KiB ROM"),
+        "{err}"
+    );
+    assert!(err.contains("no OS version text"), "{err}");
+}
+
 #[test]
 fn binary_errors_and_exit_codes() {
     let dir = rom::temp_dir("codes");
