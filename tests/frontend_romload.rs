@@ -101,6 +101,13 @@ fn loader_names_a_calculator_that_does_not_answer() {
     assert_eq!(calc.link().lines(), 3);
 }
 
+/// Messages that hold only the image's own note (no version text: the generation comes from
+/// port 04h), as every synthetic ROM here has it.
+fn only_the_image_note(messages: &[String]) {
+    let note = "no OS version text after";
+    assert!(messages.iter().all(|s| s.contains(note)), "{messages:?}");
+}
+
 #[test]
 fn machine_start_sends_only_to_a_ti_os_image() {
     // An image without the OS's version text is left alone, with a note; --no-send says only
@@ -124,14 +131,7 @@ fn machine_start_sends_only_to_a_ti_os_image() {
         ..MachineArgs::default()
     };
     let m = Machine::start(&setup, &quiet, false).unwrap();
-    // Only the image's own note (no version text: the generation comes from port 04h).
-    assert!(
-        m.messages
-            .iter()
-            .all(|s| s.contains("no OS version text after")),
-        "{:?}",
-        m.messages
-    );
+    only_the_image_note(&m.messages);
     // The built-in runtime has the programs in its VAT already: nothing to send, no note.
     let mut calc = Calc::from_rom(RomImage::from_program(PROTO));
     let msg = romload::send_programs(&mut calc, None, &FirmwareChoice::Builtin, false).unwrap();
@@ -212,14 +212,7 @@ fn a_fresh_rom_calculator_is_turned_on_even_with_no_send() {
     // Powered down (HALT, interrupts on, power bit clear) is not waiting for a key.
     assert!(m.calc.hardware().powered_down());
     assert!(!ti82::script::Until::KeyWait.holds(&m.calc));
-    // Only the image's own note (no version text: the generation comes from port 04h).
-    assert!(
-        m.messages
-            .iter()
-            .all(|s| s.contains("no OS version text after")),
-        "{:?}",
-        m.messages
-    );
+    only_the_image_note(&m.messages);
     // A restored calculator is not turned on again.
     let persist = Machine::start(&setup, &quiet, true).unwrap();
     let t = persist.calc.now();
