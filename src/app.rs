@@ -479,7 +479,7 @@ pub fn prepare(
     let mut calc = made.calc;
     calc.apply_hw_choices(&m.hw);
     let mut messages = setup.notes.clone();
-    messages.extend(made.note.clone());
+    messages.extend(made.note);
     let mut restored = false;
     if let (Some(path), false) = (state_path, fresh) {
         let r = session::restore_state(&mut calc, path)?;

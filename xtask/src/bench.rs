@@ -72,6 +72,30 @@ impl Reported {
     fn mhz(&self) -> f64 {
         self.t_states as f64 / self.secs / 1e6
     }
+
+    /// A binary's `ok ...` line as a report, or an error naming the run.
+    fn from_output(core: &str, workload: &str, stdout: &str) -> Result<Reported> {
+        Reported::parse(stdout)
+            .with_context(|| format!("{core} on {workload}: unexpected output {stdout:?}"))
+    }
+
+    /// Fails unless `self` ended in the same state as `other` (T-states, instructions and
+    /// the end-state digest); `what` says which two runs these are.
+    fn ensure_same_end(&self, other: &Reported, what: &str) -> Result<()> {
+        ensure!(
+            (self.t_states, self.instructions, &self.digest)
+                == (other.t_states, other.instructions, &other.digest),
+            "{what} ended in different states (T-states {} vs {}, instructions {} vs {}, \
+             digest {} vs {}); BENCH_Z80_DUMP=FILE on the binaries writes the memory",
+            self.t_states,
+            other.t_states,
+            self.instructions,
+            other.instructions,
+            self.digest,
+            other.digest
+        );
+        Ok(())
+    }
 }
 
 fn env_number<T: std::str::FromStr>(name: &str, default: T) -> Result<T> {
@@ -110,6 +134,25 @@ fn round_ratios(ours: &[f64], peer: &[f64]) -> (f64, f64, f64) {
     (median(&ratios), low, high)
 }
 
+/// Passes per workload: `BENCH_Z80_LOOPS` if set, else `default`.
+fn loops_for(default: u16) -> Result<u16> {
+    let loops: u16 = env_number("BENCH_Z80_LOOPS", default)?;
+    ensure!(loops > 0, "BENCH_Z80_LOOPS must be positive");
+    Ok(loops)
+}
+
+/// Keeps the lowest ratio seen and its workload.
+fn keep_worst(worst: &mut Option<(f64, String)>, ratio: f64, workload: &str) {
+    if worst.as_ref().is_none_or(|(r, _)| ratio < *r) {
+        *worst = Some((ratio, workload.to_string()));
+    }
+}
+
+/// One core's benchmark binary in the folder [`build`] returned.
+fn binary(dir: &std::path::Path, core: &str) -> PathBuf {
+    dir.join(format!("bench-z80-{core}{}", std::env::consts::EXE_SUFFIX))
+}
+
 /// Builds the two benchmark binaries (release) and returns the folder they are in.
 fn build() -> Result<PathBuf> {
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
@@ -134,7 +177,7 @@ fn build() -> Result<PathBuf> {
 }
 
 fn run_binary(dir: &std::path::Path, core: &str, workload: &str, loops: u16) -> Result<Reported> {
-    let exe = dir.join(format!("bench-z80-{core}{}", std::env::consts::EXE_SUFFIX));
+    let exe = binary(dir, core);
     let out = Command::new(&exe)
         .args([workload, &loops.to_string()])
         .output()
@@ -147,8 +190,7 @@ fn run_binary(dir: &std::path::Path, core: &str, workload: &str, loops: u16) -> 
             stdout.trim()
         );
     }
-    Reported::parse(&stdout)
-        .with_context(|| format!("{core} on {workload}: unexpected output {stdout:?}"))
+    Reported::from_output(core, workload, &stdout)
 }
 
 /// The workloads `BENCH_Z80_WORKLOADS` chooses (all by default).
@@ -192,7 +234,6 @@ fn count_instructions(
     workload: &str,
     loops: u16,
 ) -> Result<(u64, Reported)> {
-    let exe = dir.join(format!("bench-z80-{core}{}", std::env::consts::EXE_SUFFIX));
     let out = Command::new("valgrind")
         .args([
             "--tool=callgrind",
@@ -200,7 +241,7 @@ fn count_instructions(
             "--toggle-collect=*::run_flat",
             "--toggle-collect=*::run_machine",
         ])
-        .arg(&exe)
+        .arg(binary(dir, core))
         .args([workload, &loops.to_string()])
         .output()
         .context(
@@ -214,8 +255,7 @@ fn count_instructions(
         stderr.trim(),
         stdout.trim()
     );
-    let reported = Reported::parse(&stdout)
-        .with_context(|| format!("{core} on {workload}: unexpected output {stdout:?}"))?;
+    let reported = Reported::from_output(core, workload, &stdout)?;
     let n = collected_instructions(&stderr)
         .with_context(|| format!("{core} on {workload}: no instruction count from callgrind"))?;
     Ok((n, reported))
@@ -228,20 +268,10 @@ pub fn run_instructions() -> Result<()> {
     println!("bench-z80 --instructions: host instructions under callgrind, one run per core and workload, each core in its own binary");
     let mut worst: Option<(f64, String)> = None;
     for w in &chosen {
-        let loops: u16 = env_number("BENCH_Z80_LOOPS", instruction_loops(w))?;
-        ensure!(loops > 0, "BENCH_Z80_LOOPS must be positive");
+        let loops = loops_for(instruction_loops(w))?;
         let (ours, a) = count_instructions(&dir, "ours", w, loops)?;
         let (peer, b) = count_instructions(&dir, "peer", w, loops)?;
-        ensure!(
-            (a.t_states, a.instructions, &a.digest) == (b.t_states, b.instructions, &b.digest),
-            "{w}: the two cores ended in different states (T-states {} vs {}, instructions {} vs {}, digest {} vs {})",
-            a.t_states,
-            b.t_states,
-            a.instructions,
-            b.instructions,
-            a.digest,
-            b.digest
-        );
+        a.ensure_same_end(&b, &format!("{w}: the two cores"))?;
         let ratio = peer as f64 / ours as f64;
         println!(
             "{w}: passes {loops}, {} Z80 instructions; host instructions ours {:.2} M, peer {:.2} M; same end state; ratio peer/ours: {ratio:.3}",
@@ -249,9 +279,7 @@ pub fn run_instructions() -> Result<()> {
             ours as f64 / 1e6,
             peer as f64 / 1e6
         );
-        if worst.as_ref().is_none_or(|(r, _)| ratio < *r) {
-            worst = Some((ratio, w.clone()));
-        }
+        keep_worst(&mut worst, ratio, w);
     }
     if let Some((r, w)) = worst {
         println!("host-instruction ratio peer/ours (worst workload): {r:.3}  ({w})");
@@ -267,8 +295,7 @@ pub fn run() -> Result<()> {
     println!("bench-z80: {rounds} rounds per core and workload, alternating, each core in its own binary");
     let mut worst: Option<(f64, String)> = None;
     for w in &chosen {
-        let loops: u16 = env_number("BENCH_Z80_LOOPS", work::default_loops(w))?;
-        ensure!(loops > 0, "BENCH_Z80_LOOPS must be positive");
+        let loops = loops_for(work::default_loops(w))?;
         let mut reference: Option<Reported> = None;
         let (mut ours, mut peer) = (Vec::new(), Vec::new());
         for round in 0..rounds {
@@ -285,19 +312,9 @@ pub fn run() -> Result<()> {
                         "{w}: {loops} passes, {} instructions, {} T-states; {}",
                         r.instructions, r.t_states, r.summary
                     ),
-                    Some(first) => ensure!(
-                        (first.t_states, first.instructions, &first.digest)
-                            == (r.t_states, r.instructions, &r.digest),
-                        "{w}: {core} ended in another state than the first run \
-                         (T-states {} vs {}, instructions {} vs {}, digest {} vs {}); \
-                         BENCH_Z80_DUMP=FILE on the binaries writes the memory",
-                        r.t_states,
-                        first.t_states,
-                        r.instructions,
-                        first.instructions,
-                        r.digest,
-                        first.digest
-                    ),
+                    Some(first) => {
+                        r.ensure_same_end(first, &format!("{w}: {core} and the first run"))?
+                    }
                 }
                 if core == "ours" { &mut ours } else { &mut peer }.push(r.mhz());
                 reference.get_or_insert(r);
@@ -310,9 +327,7 @@ pub fn run() -> Result<()> {
             median(&ours),
             median(&peer)
         );
-        if worst.as_ref().is_none_or(|(r, _)| ratio < *r) {
-            worst = Some((ratio, w.clone()));
-        }
+        keep_worst(&mut worst, ratio, w);
     }
     if let Some((r, w)) = worst {
         println!("ratio ours/peer (worst workload): {r:.2}  ({w})");
@@ -351,6 +366,22 @@ mod tests {
             round_ratios(&[2.0, 3.0, 3.0], &[1.0, 4.0, 2.0]),
             (1.5, 0.75, 2.0)
         );
+    }
+
+    #[test]
+    fn runs_in_different_end_states_are_refused() {
+        let run = |t_states, digest: &str| Reported {
+            secs: 1.0,
+            t_states,
+            instructions: 3,
+            digest: digest.into(),
+            summary: String::new(),
+        };
+        assert!(run(10, "ab").ensure_same_end(&run(10, "ab"), "x").is_ok());
+        let err = run(10, "ab").ensure_same_end(&run(11, "ab"), "mix: ours and peer");
+        assert!(format!("{:#}", err.unwrap_err())
+            .contains("mix: ours and peer ended in different states (T-states 10 vs 11"));
+        assert!(run(10, "ab").ensure_same_end(&run(10, "ac"), "x").is_err());
     }
 
     #[test]

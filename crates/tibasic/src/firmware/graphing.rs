@@ -312,26 +312,21 @@ impl BasicFirmware {
             self.st.dirty = true;
             return;
         }
-        if c.command == crate::token::INPUT {
-            // A bare `Input`: the cursor's point into X and Y.
-            let r = {
-                let mut os = Self::os(&mut self.st, hw);
-                os.pixel_point(c.row, c.col)
-                    .and_then(|(x, y)| os.store_point(x, y))
-            };
-            if let Err(kind) = r {
-                self.interp.raise(kind);
-                return;
+        // ENTER acts on the cursor's point: Trace just ends, a bare `Input` stores it in X
+        // and Y, the zooms zoom.
+        let r = {
+            let mut os = Self::os(&mut self.st, hw);
+            match c.command {
+                TRACE => Ok(()),
+                crate::token::INPUT => os
+                    .pixel_point(c.row, c.col)
+                    .and_then(|(x, y)| os.store_point(x, y)),
+                command => os.cursor_zoom(command, (c.row, c.col), c.corner),
             }
-        } else if c.command != TRACE {
-            let r = {
-                let mut os = Self::os(&mut self.st, hw);
-                os.cursor_zoom(c.command, (c.row, c.col), c.corner)
-            };
-            if let Err(kind) = r {
-                self.interp.raise(kind);
-                return;
-            }
+        };
+        if let Err(kind) = r {
+            self.interp.raise(kind);
+            return;
         }
         self.interp.finish_wait(None);
         self.st.dirty = true;
