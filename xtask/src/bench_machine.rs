@@ -153,7 +153,7 @@ fn core_mhz<B: Bus>(mut bus: B) -> (f64, Cpu, B) {
         cpu.run(&mut bus, i * frame);
     }
     let secs = start.elapsed().as_secs_f64();
-    (cpu.t as f64 / secs / 1e6, cpu, bus)
+    (cpu.t() as f64 / secs / 1e6, cpu, bus)
 }
 
 pub fn run() -> Result<()> {

@@ -59,7 +59,7 @@ pub fn run_image(name: &str, image: &[u8], out: &mut dyn Write) -> Result<Outcom
     let mut cpu = Cpu::new();
     cpu.pc = TPA;
     cpu.sp = BDOS - 2;
-    let t0 = cpu.t;
+    let t0 = cpu.t();
     let mut instructions = 0u64;
     let mut warned = [false; 256];
     loop {
@@ -112,7 +112,7 @@ pub fn run_image(name: &str, image: &[u8], out: &mut dyn Write) -> Result<Outcom
     out.flush()?;
     Ok(Outcome {
         instructions,
-        t_states: cpu.t - t0,
+        t_states: cpu.t() - t0,
     })
 }
 

@@ -343,7 +343,7 @@ fn load(cpu: &mut Cpu, r: &Regs) {
     cpu.iff2 = r.iff2;
     cpu.im = r.im;
     cpu.set_halted(r.halted);
-    cpu.t = 0;
+    cpu.set_t(0);
 }
 
 fn state(cpu: &Cpu) -> Regs {
@@ -374,7 +374,7 @@ fn state(cpu: &Cpu) -> Regs {
         iff2: cpu.iff2,
         im: cpu.im,
         halted: cpu.halted(),
-        tstates: cpu.t,
+        tstates: cpu.t(),
     }
 }
 
@@ -425,7 +425,7 @@ fn run_case(case: &Case, want: &Expected, adj: &mut Adjusted) -> Vec<String> {
     load(&mut cpu, &case.regs);
     // Whole instructions until the budget is reached, like Fuse's z80_do_opcodes().
     let mut repeated = Repeated::None;
-    while cpu.t < case.regs.tstates {
+    while cpu.t() < case.regs.tstates {
         let (pc0, halted, seen) = (cpu.pc, cpu.halted(), bus.events.len());
         let op0 = bus.mem[pc0 as usize];
         let op1 = bus.mem[pc0.wrapping_add(1) as usize];

@@ -217,7 +217,7 @@ fn load(s: &State) -> Cpu {
     cpu.iff1 = s.iff1 != 0;
     cpu.iff2 = s.iff2 != 0;
     cpu.im = s.im;
-    cpu.t = 0;
+    cpu.set_t(0);
     cpu
 }
 

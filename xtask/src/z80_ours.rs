@@ -20,7 +20,7 @@ fn run_flat(image: &[u8], loops: u16) -> (f64, EndState) {
     }
     let secs = start.elapsed().as_secs_f64();
     let end = EndState {
-        t_states: cpu.t,
+        t_states: cpu.t(),
         instructions,
         regs: [cpu.pc, cpu.sp, cpu.ix, cpu.iy],
         memory: bus.mem.to_vec(),
@@ -45,9 +45,9 @@ fn run_machine(loops: u16) -> (f64, EndState) {
         instructions += 1;
     }
     let secs = start.elapsed().as_secs_f64();
-    hw.now = cpu.t;
+    hw.now = cpu.t();
     let end = EndState {
-        t_states: cpu.t,
+        t_states: cpu.t(),
         instructions,
         regs: [cpu.pc, cpu.sp, cpu.ix, cpu.iy],
         memory: machine_memory(&hw),

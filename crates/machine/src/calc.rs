@@ -68,13 +68,13 @@ impl Firmware for RomFirmware {
         // §3.3 [E]: undefined on hardware; the spec recommends TilEm's values for
         // reproducibility: the pairs FFFFh (the core's power-on values) and I = FFh.
         self.cpu.i = 0xFF;
-        self.cpu.t = hw.now;
+        self.cpu.set_t(hw.now);
     }
 
     #[inline]
     fn run(&mut self, hw: &mut Hardware, until: u64) {
-        if self.cpu.t < hw.now {
-            self.cpu.t = hw.now;
+        if self.cpu.t() < hw.now {
+            self.cpu.set_t(hw.now);
         }
         if hw.config.generation_from_port4 {
             // Rare (a ROM without readable version text): watch where port-04h writes come
@@ -83,7 +83,7 @@ impl Firmware for RomFirmware {
         } else {
             self.cpu.run(hw, until);
         }
-        hw.now = self.cpu.t;
+        hw.now = self.cpu.t();
         hw.halted = self.cpu.halted();
     }
 
@@ -102,7 +102,7 @@ impl Firmware for RomFirmware {
         for v in [c.p(), c.ei(), c.iff1, c.iff2, c.halted()] {
             w.bool(v);
         }
-        w.u64(c.t);
+        w.u64(c.t());
     }
 
     fn load_state(&mut self, data: &[u8]) -> Result<(), StateError> {
@@ -139,7 +139,7 @@ impl Firmware for RomFirmware {
         c.iff1 = r.bool()?;
         c.iff2 = r.bool()?;
         c.set_halted(r.bool()?);
-        c.t = state::time(&mut r)?;
+        c.set_t(state::time(&mut r)?);
         r.done()?;
         self.cpu = c;
         Ok(())

@@ -22,9 +22,9 @@ use crate::memory::{PagingModel, RAM_SIZE};
 pub const STATE_MAGIC: &[u8; 8] = b"TI82STAT";
 pub const STATE_VERSION: u32 = 2;
 
-/// Times in a state file must be below this (about 6 500 years of emulated time), so that no
-/// arithmetic on them can overflow afterwards.
-pub(crate) const MAX_TIME: u64 = 1 << 60;
+/// Times in a state file must be below this (about 190 years of emulated time), half the
+/// core's clock range, so that no arithmetic on them can overflow or wrap afterwards.
+pub(crate) const MAX_TIME: u64 = z80::T_LIMIT / 2;
 
 pub(crate) fn time(r: &mut StateReader) -> Result<u64, StateError> {
     let t = r.u64()?;

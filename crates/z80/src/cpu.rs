@@ -1,6 +1,6 @@
 //! The Z80 register file and instruction engine.
 //!
-//! Timing convention: `self.t` is the T-state at which the next machine cycle begins. Each
+//! Timing convention: `self.t()` is the T-state at which the next machine cycle begins. Each
 //! access helper calls the bus with the current `t`, then advances `t` by that cycle's length,
 //! so every access happens at its own T-state inside the instruction.
 
@@ -133,8 +133,9 @@ const IX: u8 = 1;
 const IY: u8 = 2;
 
 /// The CPU state. Every field is architectural state, except that R is kept as a free-running
-/// M1 counter plus its bit 7 (read it with [`Cpu::r`], write it with [`Cpu::set_r`]): one add
-/// per M1 instead of a masked merge, on the hottest path of the core.
+/// M1 counter plus its bit 7 (read it with [`Cpu::r`], write it with [`Cpu::set_r`]), and that
+/// counter shares one word with the T-state count (read it with [`Cpu::t`], set it with
+/// [`Cpu::set_t`]): an M1 cycle is one add to that word, on the hottest path of the core.
 #[derive(Clone, Debug)]
 pub struct Cpu {
     /// B, C, D, E, H, L, F, A (see the index constants [`B`], [`A`], ...).
@@ -148,20 +149,22 @@ pub struct Cpu {
     pub sp: u16,
     pub pc: u16,
     pub i: u8,
-    /// M1 cycles since creation (wrapping). R's low 7 bits are its low byte plus `r_base`.
-    m1: u64,
-    /// What R's low 7 bits were when `m1` was 0 (modulo 128): set by [`Cpu::set_r`].
+    /// Time and R's counter in one word, so that an M1 cycle is one add: the T-states since
+    /// power-on in bits 0-55 (read with [`Cpu::t`]), the M1 cycles since creation, modulo 256,
+    /// in bits 56-63 (R's low 7 bits are that count plus `r_base`).
+    tm: u64,
+    /// What R's low 7 bits were when the M1 count was 0 (modulo 128): set by [`Cpu::set_r`].
     r_base: u8,
     /// R's bit 7: whatever was last loaded (only bit 7 of this field counts).
     r7: u8,
     /// MEMPTR, the hidden register whose high byte leaks into BIT n,(HL)'s flags.
     pub wz: u16,
-    /// The Q latch as last written (see [`Cpu::q`]): it counts only while `q_m1` is the
-    /// M1 count at the end of the last instruction, so an instruction that leaves the flags
-    /// alone costs nothing to clear it.
+    /// The Q latch as last written (see [`Cpu::q`]): it counts only while no M1 cycle has
+    /// run since `q_stamp`, so an instruction that leaves the flags alone costs nothing to
+    /// clear it.
     q: u8,
-    /// `m1` when `q` was written.
-    q_m1: u64,
+    /// `tm` when `q` was written.
+    q_stamp: u64,
     pub iff1: bool,
     pub iff2: bool,
     pub im: u8,
@@ -170,9 +173,19 @@ pub struct Cpu {
     /// instruction, so `step` tests one byte instead of four fields. Read and written
     /// through [`Cpu::prefix`], [`Cpu::ei`], [`Cpu::p`], [`Cpu::halted`] and their setters.
     special: u8,
-    /// T-states since power-on.
-    pub t: u64,
 }
+
+/// The T-state count wraps here: [`Cpu::t`] is 56 bits, the top byte of the word that holds it
+/// being R's counter. 2^56 T-states are 380 years of a 6 MHz Z80, or more than a year of
+/// emulation at thousands of emulated MHz.
+pub const T_LIMIT: u64 = 1 << 56;
+/// `Cpu::tm`'s T-state field.
+const T_MASK: u64 = T_LIMIT - 1;
+/// One M1 cycle in `Cpu::tm`'s counter field.
+const M1_ONE: u64 = 1 << 56;
+/// `tm` minus a Q stamp is below this exactly when the stamp's M1 count is the current one:
+/// the counter field is only 8 bits, but 256 M1 cycles take at least 1024 T-states.
+const Q_WINDOW: u64 = 1024;
 
 /// A DD prefix whose instruction has not been fetched yet.
 const SPECIAL_DD: u8 = 0x01;
@@ -195,7 +208,7 @@ impl PartialEq for Cpu {
             && (self.ix, self.iy, self.sp, self.pc, self.wz) == (o.ix, o.iy, o.sp, o.pc, o.wz)
             && (self.i, self.r(), self.q(), self.im) == (o.i, o.r(), o.q(), o.im)
             && (self.special, self.iff1, self.iff2) == (o.special, o.iff1, o.iff2)
-            && self.t == o.t
+            && self.t() == o.t()
     }
 }
 
@@ -236,17 +249,16 @@ impl Cpu {
             sp: 0xFFFF,
             pc: 0,
             i: 0,
-            m1: 0,
+            tm: 0,
             r_base: 0,
             r7: 0,
             wz: 0,
             q: 0,
-            q_m1: 0,
+            q_stamp: 0,
             iff1: false,
             iff2: false,
             im: 0,
             special: 0,
-            t: 0,
         };
         cpu.reset();
         cpu
@@ -351,14 +363,14 @@ impl Cpu {
     fn set_flags(&mut self, v: u8) {
         self.regs[F] = v;
         self.q = v;
-        self.q_m1 = self.m1;
+        self.q_stamp = self.tm;
     }
 
     /// The Q latch: F as written by the last instruction if it wrote the flags, else 0 (SCF
     /// and CCF take X and Y from it). Between instructions only.
     #[inline(always)]
     pub fn q(&self) -> u8 {
-        if self.q_m1 == self.m1 {
+        if self.tm.wrapping_sub(self.q_stamp) < Q_WINDOW {
             self.q
         } else {
             0
@@ -369,7 +381,7 @@ impl Cpu {
     #[inline(always)]
     pub fn set_q(&mut self, v: u8) {
         self.q = v;
-        self.q_m1 = self.m1;
+        self.q_stamp = self.tm;
     }
 
     /// The Q latch as the instruction now executing found it: its own M1 cycles (one, or
@@ -377,7 +389,8 @@ impl Cpu {
     #[inline(always)]
     fn q_before<const X_: u8>(&self) -> u8 {
         let own = if X_ == HL { 1 } else { 2 };
-        if self.q_m1 == self.m1.wrapping_sub(own) {
+        let since = self.tm.wrapping_sub(self.q_stamp);
+        if since.wrapping_sub(own * M1_ONE) < Q_WINDOW {
             self.q
         } else {
             0
@@ -388,7 +401,7 @@ impl Cpu {
     #[inline(always)]
     fn clear_q(&mut self) {
         self.q = 0;
-        self.q_m1 = self.m1;
+        self.q_stamp = self.tm;
     }
 
     // ---------------------------------------------------------------- bus cycles
@@ -396,19 +409,43 @@ impl Cpu {
     /// The R register: 7-bit M1 counter, bit 7 as last loaded.
     #[inline(always)]
     pub fn r(&self) -> u8 {
-        (self.r7 & 0x80) | ((self.m1 as u8).wrapping_add(self.r_base) & 0x7F)
+        (self.r7 & 0x80) | (self.m1_count().wrapping_add(self.r_base) & 0x7F)
     }
 
     /// Loads R (LD R,A does this; so do save states and test harnesses).
     #[inline(always)]
     pub fn set_r(&mut self, v: u8) {
-        self.r_base = v.wrapping_sub(self.m1 as u8);
+        self.r_base = v.wrapping_sub(self.m1_count());
         self.r7 = v;
     }
 
     #[inline(always)]
+    fn m1_count(&self) -> u8 {
+        (self.tm >> 56) as u8
+    }
+
+    #[inline(always)]
     fn inc_r(&mut self) {
-        self.m1 = self.m1.wrapping_add(1);
+        self.tm = self.tm.wrapping_add(M1_ONE);
+    }
+
+    /// T-states since power-on (56 bits, wrapping).
+    #[inline(always)]
+    pub fn t(&self) -> u64 {
+        self.tm & T_MASK
+    }
+
+    /// Sets the T-state count (between instructions), keeping R and the Q latch.
+    pub fn set_t(&mut self, t: u64) {
+        let q = self.q();
+        self.tm = (self.tm & !T_MASK) | (t & T_MASK);
+        self.set_q(q);
+    }
+
+    /// `n` T-states pass.
+    #[inline(always)]
+    fn tick(&mut self, n: u64) {
+        self.tm = self.tm.wrapping_add(n);
     }
 
     /// An M1 cycle: opcode fetch (2 T-states) then refresh (2 T-states).
@@ -425,8 +462,8 @@ impl Cpu {
     /// updates instead of storing PC and T once before the dispatch and again after.
     #[inline(always)]
     fn fetch_bus<BUS: Bus>(&mut self, bus: &mut BUS) -> u8 {
-        let op = bus.fetch(self.pc, self.t);
-        bus.refresh(u16::from_be_bytes([self.i, self.r()]), self.t + 2);
+        let op = bus.fetch(self.pc, self.t());
+        bus.refresh(u16::from_be_bytes([self.i, self.r()]), self.t() + 2);
         op
     }
 
@@ -435,26 +472,26 @@ impl Cpu {
     fn m1_done(&mut self) {
         self.pc = self.pc.wrapping_add(1);
         self.inc_r();
-        self.t += 4;
+        self.tick(4);
     }
 
     #[inline(always)]
     fn read<BUS: Bus>(&mut self, bus: &mut BUS, addr: u16) -> u8 {
-        let v = bus.read(addr, self.t);
-        self.t += 3;
+        let v = bus.read(addr, self.t());
+        self.tick(3);
         v
     }
 
     #[inline(always)]
     fn write<BUS: Bus>(&mut self, bus: &mut BUS, addr: u16, v: u8) {
-        bus.write(addr, v, self.t);
-        self.t += 3;
+        bus.write(addr, v, self.t());
+        self.tick(3);
     }
 
     #[inline(always)]
     fn idle<BUS: Bus>(&mut self, bus: &mut BUS, addr: u16, n: u32) {
-        bus.internal(addr, n, self.t);
-        self.t += n as u64;
+        bus.internal(addr, n, self.t());
+        self.tick(n as u64);
     }
 
     #[inline(always)]
@@ -467,7 +504,7 @@ impl Cpu {
     #[inline(always)]
     fn ir_last(&self) -> u16 {
         let r =
-            (self.r7 & 0x80) | ((self.m1 as u8).wrapping_add(self.r_base).wrapping_sub(1) & 0x7F);
+            (self.r7 & 0x80) | (self.m1_count().wrapping_add(self.r_base).wrapping_sub(1) & 0x7F);
         u16::from_be_bytes([self.i, r])
     }
 
@@ -519,15 +556,15 @@ impl Cpu {
 
     #[inline(always)]
     fn port_in<BUS: Bus>(&mut self, bus: &mut BUS, port: u16) -> u8 {
-        let v = bus.port_in(port, self.t);
-        self.t += 4;
+        let v = bus.port_in(port, self.t());
+        self.tick(4);
         v
     }
 
     #[inline(always)]
     fn port_out<BUS: Bus>(&mut self, bus: &mut BUS, port: u16, v: u8) {
-        bus.port_out(port, v, self.t);
-        self.t += 4;
+        bus.port_out(port, v, self.t());
+        self.tick(4);
     }
 
     // ---------------------------------------------------------------- HL / IX / IY
@@ -801,16 +838,15 @@ impl Cpu {
 
     // ---------------------------------------------------------------- running
 
-    /// Runs until `self.t >= until`, instruction by instruction. A halted CPU skips straight to
+    /// Runs until `self.t() >= until`, instruction by instruction. A halted CPU skips straight to
     /// the bus's next event (or `until`), counting the M1 cycles it would have run.
     pub fn run<BUS: Bus>(&mut self, bus: &mut BUS, until: u64) {
-        while self.t < until {
+        while self.t() < until {
             if self.halted() && !self.interrupt_due(bus) {
-                let target = bus.next_event(self.t).min(until);
-                let n = target.saturating_sub(self.t).div_ceil(4).max(1);
-                self.t += 4 * n;
+                let target = bus.next_event(self.t()).min(until);
+                let n = target.saturating_sub(self.t()).div_ceil(4).max(1);
                 // At least one M1 passes, so the Q latch lapses by itself.
-                self.m1 = self.m1.wrapping_add(n);
+                self.tick(n.wrapping_mul(4 + M1_ONE));
                 self.special &= !(SPECIAL_EI | SPECIAL_P);
                 continue;
             }
@@ -821,30 +857,30 @@ impl Cpu {
     #[inline(always)]
     fn interrupt_due<BUS: Bus>(&mut self, bus: &mut BUS) -> bool {
         // Checking has no side effects except for NMI, so peek at the INT level only.
-        !self.ei() && self.iff1 && bus.int_line(self.t)
+        !self.ei() && self.iff1 && bus.int_line(self.t())
     }
 
     /// Executes one instruction (a whole prefix chain), or accepts a pending interrupt, or
     /// runs one M1 cycle of HALT. Returns the T-states it took.
     #[inline(always)]
     pub fn step<BUS: Bus>(&mut self, bus: &mut BUS) -> u32 {
-        let t0 = self.t;
+        let t0 = self.t();
         if self.special == 0 {
             // NMI is taken after any instruction; /INT when IFF1 is set.
-            if bus.nmi_edge(self.t) {
+            if bus.nmi_edge(self.t()) {
                 self.accept_nmi(bus);
-                return (self.t - t0) as u32;
+                return self.t().wrapping_sub(t0) as u32;
             }
-            if self.iff1 && bus.int_line(self.t) {
+            if self.iff1 && bus.int_line(self.t()) {
                 self.accept_int(bus);
-                return (self.t - t0) as u32;
+                return self.t().wrapping_sub(t0) as u32;
             }
         } else if self.step_special(bus) {
-            return (self.t - t0) as u32;
+            return self.t().wrapping_sub(t0) as u32;
         }
         let op = self.fetch_bus(bus);
         self.exec::<HL, true, BUS>(bus, op);
-        (self.t - t0) as u32
+        self.t().wrapping_sub(t0) as u32
     }
 
     /// `step` when one of the special states is set: runs a pending prefix's instruction,
@@ -864,11 +900,11 @@ impl Cpu {
             return true;
         }
         // NMI is taken after any instruction; the EI shadow only holds off /INT.
-        if bus.nmi_edge(self.t) {
+        if bus.nmi_edge(self.t()) {
             self.accept_nmi(bus);
             return true;
         }
-        if !self.ei() && self.iff1 && bus.int_line(self.t) {
+        if !self.ei() && self.iff1 && bus.int_line(self.t()) {
             self.accept_int(bus);
             return true;
         }
@@ -876,10 +912,10 @@ impl Cpu {
         if self.halted() {
             // HALT runs NOPs: the fetched byte is ignored and PC does not move (its M1 lets
             // the Q latch lapse).
-            bus.fetch(self.pc, self.t);
-            bus.refresh(self.ir(), self.t + 2);
+            bus.fetch(self.pc, self.t());
+            bus.refresh(self.ir(), self.t() + 2);
             self.inc_r();
-            self.t += 4;
+            self.tick(4);
             return true;
         }
         false
@@ -897,10 +933,10 @@ impl Cpu {
     fn accept_nmi<BUS: Bus>(&mut self, bus: &mut BUS) {
         self.leave_interrupted_state();
         // A 5 T-state M1 whose opcode is ignored, then PC pushed.
-        bus.fetch(self.pc, self.t);
-        bus.refresh(self.ir(), self.t + 2);
+        bus.fetch(self.pc, self.t());
+        bus.refresh(self.ir(), self.t() + 2);
         self.inc_r();
-        self.t += 4;
+        self.tick(4);
         self.idle(bus, self.ir_last(), 1);
         self.iff1 = false;
         self.push(bus, self.pc);
@@ -914,10 +950,10 @@ impl Cpu {
         self.iff2 = false;
         // Interrupt acknowledge: an M1 with two automatic wait states (6 T-states for the
         // cycle proper) during which the device puts a byte on the bus.
-        let data = bus.int_ack(self.t);
-        bus.refresh(self.ir(), self.t + 4);
+        let data = bus.int_ack(self.t());
+        bus.refresh(self.ir(), self.t() + 4);
         self.inc_r();
-        self.t += 6;
+        self.tick(6);
         match self.im {
             2 => {
                 self.idle(bus, self.ir_last(), 1);

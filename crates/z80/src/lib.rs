@@ -14,5 +14,5 @@ pub mod disasm;
 mod flat;
 
 pub use bus::Bus;
-pub use cpu::{flags, Cpu};
+pub use cpu::{flags, Cpu, T_LIMIT};
 pub use flat::FlatBus;

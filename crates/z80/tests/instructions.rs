@@ -534,6 +534,41 @@ fn scf_q_latch() {
     assert_eq!(c.regs[F], 0xB8);
 }
 
+#[test]
+fn scf_q_latch_over_long_and_timed_gaps() {
+    // The core keeps the M1 count modulo 256 beside the T-states; the latch must still lapse
+    // after any number of instructions that leave F alone, 256 and 257 included (the count
+    // comes round to the same value), and after a HALT that runs them in one skip.
+    for nops in [1usize, 255, 256, 257, 511, 512, 1000] {
+        let mut code = vec![0xFE, 0x28];
+        code.extend(std::iter::repeat_n(0x00, nops));
+        code.push(0x37);
+        let (c, _, _) = exec_n(&code, nops + 2, |_, _| {});
+        assert_eq!(c.regs[F], 0xA9, "CP, {nops} NOPs, SCF: Q = 0, X/Y from F");
+    }
+    // Time set between instructions is not an instruction: the latch stays (a machine that
+    // moves the core's clock forward, as a power-off does, must not change SCF).
+    let mut c = cpu();
+    let mut b = TestBus::new();
+    b.load(0, &[0xFE, 0x28, 0x37]);
+    c.step(&mut b);
+    c.set_t(c.t() + 100_000);
+    c.step(&mut b);
+    assert_eq!(c.regs[F], 0x81, "CP, clock moved, SCF: Q = F, X/Y from A");
+    assert_eq!(c.t(), 100_000 + 7 + 4);
+}
+
+#[test]
+fn r_counts_past_the_counter_wrap() {
+    // R's low 7 bits count every M1 (UM0080, "Memory Refresh Register"); bit 7 stays as
+    // loaded. 300 NOPs, then LD A,R (two M1s): 5 + 302 = 307 = 33h modulo 128, bit 7 from 85h.
+    let mut code = vec![0x00; 300];
+    code.extend([0xED, 0x5F]);
+    let (c, _, _) = exec_n(&code, 301, |c, _| c.set_r(0x85));
+    assert_eq!(c.regs[A], 0x80 | ((5 + 302) & 0x7F) as u8);
+    assert_eq!(c.t(), 300 * 4 + 9);
+}
+
 // ------------------------------------------------------------------ 16-bit arithmetic
 
 #[test]

@@ -238,7 +238,7 @@ fn halt_and_interrupt() {
     for _ in 0..5 {
         assert_eq!(c.step(&mut b), 4);
     }
-    assert_eq!((c.pc, c.r(), c.t, c.regs[A]), (0x0101, 6, 24, 0));
+    assert_eq!((c.pc, c.r(), c.t(), c.regs[A]), (0x0101, 6, 24, 0));
     b.int_from = Some(24);
     assert_eq!(c.step(&mut b), 13);
     // The return address is the instruction after HALT.
@@ -260,7 +260,7 @@ fn halt_and_interrupt() {
         n += 1;
     }
     // HALT cycles start at 4, 8, ..., 28; the NMI is taken at T=32.
-    assert_eq!((n, c.pc, c.t, b.mem[0xEFFE]), (8, 0x66, 43, 0x01));
+    assert_eq!((n, c.pc, c.t(), b.mem[0xEFFE]), (8, 0x66, 43, 0x01));
 
     // HALT with interrupts disabled and nothing pending: still halted after many steps.
     let mut c = cpu();
@@ -269,7 +269,7 @@ fn halt_and_interrupt() {
     for _ in 0..100 {
         c.step(&mut b);
     }
-    assert_eq!((c.halted(), c.pc, c.t), (true, 1, 400));
+    assert_eq!((c.halted(), c.pc, c.t()), (true, 1, 400));
 }
 
 #[test]
@@ -286,7 +286,7 @@ fn run_skips_halt_to_the_budget() {
         b.mem[0] = 0x76;
         c.run(&mut b, until);
         assert_eq!(
-            (c.t, c.r() & 0x7F, c.pc, c.halted()),
+            (c.t(), c.r() & 0x7F, c.pc, c.halted()),
             (t, r & 0x7F, 1, true),
             "until {until}"
         );
@@ -357,7 +357,7 @@ fn run_halt_skip_matches_stepping() {
     let (mut fast, mut fb) = timer_machine();
     fast.run(&mut fb, until);
     let (mut slow, mut sb) = timer_machine();
-    while slow.t < until {
+    while slow.t() < until {
         slow.step(&mut sb);
     }
     assert_eq!(fast, slow);
@@ -376,7 +376,7 @@ fn sixty_seconds_of_halt() {
     // not (run stops once T >= until, in the HALT).
     assert_eq!(c.de(), 11_999);
     assert!(c.halted());
-    assert!((until..until + 4).contains(&c.t), "t = {}", c.t);
+    assert!((until..until + 4).contains(&c.t()), "t = {}", c.t());
     assert_eq!(c.pc, 4);
     // A handful of fetches per interrupt, not 90 million HALT cycles.
     assert!(b.fetches < 6 * 12_000, "{} fetches", b.fetches);
@@ -384,8 +384,8 @@ fn sixty_seconds_of_halt() {
     // non-M1 T-states of each interrupt round: acknowledge +9 (13 = one 4 T-state M1
     // equivalent + 9), INC DE +2, RET +6, JR +8 (EI and HALT are bare M1s).
     let extra = 11_999 * (9 + 2 + 6 + 8);
-    assert_eq!((c.t - extra) % 4, 0);
-    let m1 = (c.t - extra) / 4;
+    assert_eq!((c.t() - extra) % 4, 0);
+    let m1 = (c.t() - extra) / 4;
     assert_eq!(c.r() as u64, m1 % 128);
     // The 12,000th interrupt is pending, not yet acknowledged.
     assert_eq!(b.next, until);
@@ -442,7 +442,7 @@ fn memory_full_of_prefixes() {
         assert!(dt == 4 || dt == 8);
         t += dt as u64;
     }
-    assert_eq!(c.t, t);
+    assert_eq!(c.t(), t);
     // Every step ends with a prefix pending; PC has wrapped round memory.
     assert_ne!(c.prefix(), 0);
     assert_eq!(t, 4 * (200_000 + 1));
@@ -504,10 +504,10 @@ fn random_byte_soup() {
             }
         }
         b.log.clear();
-        let (t0, r0, ref0) = (c.t, c.r(), b.refreshes);
+        let (t0, r0, ref0) = (c.t(), c.r(), b.refreshes);
         let nmi_pending = b.nmi_at.is_some();
         let dt = c.step(&mut b);
-        assert_eq!(c.t, t0 + dt as u64);
+        assert_eq!(c.t(), t0 + dt as u64);
         if b.log.first().is_some_and(|a| a.kind == Ack) {
             acks += 1;
         }
@@ -518,7 +518,7 @@ fn random_byte_soup() {
         // The longest step: IM 0 executing a DD-prefixed 23 T-state instruction (6 + 19).
         assert!((4..=25).contains(&dt), "step {i}: {dt} T-states");
         assert!(b.log.windows(2).all(|w| w[0].t < w[1].t), "step {i}");
-        assert!(b.log.iter().all(|a| a.t >= t0 && a.t < c.t));
+        assert!(b.log.iter().all(|a| a.t >= t0 && a.t < c.t()));
         let loaded_r = b.log.windows(2).any(|w| {
             w[0].kind == Fetch && w[0].value == 0xED && w[1].kind == Fetch && w[1].value == 0x4F
         });

@@ -352,7 +352,7 @@ fn every_access_inside_its_instruction() {
             code.push(op);
             code.extend_from_slice(&[0x12, 0x34]);
             let (c, b, t) = exec(&code, |c, _| {
-                c.t = 1000;
+                c.set_t(1000);
                 c.set_bc(0x0102);
             });
             if c.prefix() != 0 {
@@ -368,7 +368,7 @@ fn every_access_inside_its_instruction() {
                 "{code:02X?}"
             );
             assert!((4..=23).contains(&t), "{code:02X?}: {t}");
-            assert_eq!(c.t, 1000 + t as u64);
+            assert_eq!(c.t(), 1000 + t as u64);
         }
     }
 }
@@ -388,7 +388,7 @@ fn cycles_tile_every_instruction() {
                 code.extend_from_slice(&[0x12, 0x34]);
                 let (c, b, t) = exec(&code, |c, b| {
                     b.log_internal = true;
-                    c.t = 500;
+                    c.set_t(500);
                     c.set_bc(0x0202);
                     // Conditions true or false, repeats repeating or not.
                     c.regs[F] = if taken { 0x00 } else { 0xFF };

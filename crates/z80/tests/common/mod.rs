@@ -172,7 +172,7 @@ pub fn cpu() -> Cpu {
     c.ix = 0;
     c.iy = 0;
     c.sp = 0xF000;
-    c.t = 0;
+    c.set_t(0);
     c
 }
 
