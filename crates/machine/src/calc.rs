@@ -482,4 +482,24 @@ mod tests {
         assert_eq!(contrast_shade(30), 0);
         assert_eq!(contrast_shade(63), 255);
     }
+
+    #[test]
+    fn cpu_times_past_half_the_cores_clock_are_refused() {
+        // The core's T-state count is 56 bits (`z80::T_LIMIT`); a state file may hold at most
+        // half of that, so that the clock cannot wrap while the state runs on.
+        let mut fw = RomFirmware::new(RomImage::from_program(&[0x76]));
+        let state_at = |fw: &RomFirmware, t: u64| {
+            let mut w = StateWriter(Vec::new());
+            fw.save_state(&mut w);
+            let n = w.0.len();
+            w.0[n - 8..].copy_from_slice(&t.to_le_bytes());
+            w.0
+        };
+        let last = z80::T_LIMIT / 2 - 1;
+        fw.load_state(&state_at(&fw, last)).unwrap();
+        assert_eq!(fw.cpu.t(), last);
+        let e = fw.load_state(&state_at(&fw, last + 1)).unwrap_err();
+        assert!(matches!(e, StateError::Corrupt(_)), "{e}");
+        assert_eq!(fw.cpu.t(), last, "a refused state changes nothing");
+    }
 }
