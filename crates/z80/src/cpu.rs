@@ -181,8 +181,8 @@ pub struct Cpu {
 pub const T_LIMIT: u64 = 1 << 56;
 /// `Cpu::tm`'s T-state field.
 const T_MASK: u64 = T_LIMIT - 1;
-/// One M1 cycle in `Cpu::tm`'s counter field.
-const M1_ONE: u64 = 1 << 56;
+/// One M1 cycle in `Cpu::tm`'s counter field, just above the T-states.
+const M1_ONE: u64 = T_LIMIT;
 /// `tm` minus a Q stamp is below this exactly when the stamp's M1 count is the current one:
 /// the counter field is only 8 bits, but 256 M1 cycles take at least 1024 T-states.
 const Q_WINDOW: u64 = 1024;
@@ -409,7 +409,13 @@ impl Cpu {
     /// The R register: 7-bit M1 counter, bit 7 as last loaded.
     #[inline(always)]
     pub fn r(&self) -> u8 {
-        (self.r7 & 0x80) | (self.m1_count().wrapping_add(self.r_base) & 0x7F)
+        self.r_after(self.m1_count())
+    }
+
+    /// R as it reads when the M1 count is `count`.
+    #[inline(always)]
+    fn r_after(&self, count: u8) -> u8 {
+        (self.r7 & 0x80) | (count.wrapping_add(self.r_base) & 0x7F)
     }
 
     /// Loads R (LD R,A does this; so do save states and test harnesses).
@@ -503,9 +509,7 @@ impl Cpu {
     /// address bus during the internal T-states that follow an opcode fetch.
     #[inline(always)]
     fn ir_last(&self) -> u16 {
-        let r =
-            (self.r7 & 0x80) | (self.m1_count().wrapping_add(self.r_base).wrapping_sub(1) & 0x7F);
-        u16::from_be_bytes([self.i, r])
+        u16::from_be_bytes([self.i, self.r_after(self.m1_count().wrapping_sub(1))])
     }
 
     #[inline(always)]
