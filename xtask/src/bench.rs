@@ -21,9 +21,16 @@
 //! here, where the program computes something independent of the core).
 //!
 //! Output: one line per workload with the median emulated MHz of each core, their ratio, and
-//! the median, lowest and highest ratio of one round's pair of runs (how much the host's load
-//! moved the figures during the run), then, last, `ratio ours/peer (worst workload): R`
-//! (from the medians of MHz, as before).
+//! the ratios of single rounds (one round's pair of runs): their median with its 95 %
+//! confidence interval and their lowest and highest (how much the host's load moved the
+//! figures during the run). Then the worst workload by the paired median, with its interval
+//! and what the interval says about the goal of 1.5 ([`verdict`]), and, last,
+//! `ratio ours/peer (worst workload): R` (from the medians of MHz, as before).
+//!
+//! The interval is the distribution-free one for a median (ranks from the binomial
+//! distribution with p = 1/2, [`median_interval`]): it assumes only that rounds are
+//! independent, not that the host's noise is normal, which it is not here (single rounds of
+//! one run range over ±30 %). An interval that straddles the goal means this run cannot tell.
 //!
 //! `--instructions` counts host instructions instead (each core's run of each workload under
 //! valgrind's callgrind, only the run itself: `--toggle-collect` on the binaries' `run_flat`
@@ -33,7 +40,10 @@
 //!
 //! Knobs: `BENCH_Z80_ROUNDS` (runs per core and workload, default [`DEFAULT_ROUNDS`]),
 //! `BENCH_Z80_WORKLOADS` (comma-separated subset), `BENCH_Z80_LOOPS` (passes, for every
-//! chosen workload; defaults in `z80work.rs`). For callgrind, run a binary directly:
+//! chosen workload; defaults in `z80work.rs`), `BENCH_Z80_PEER_BIN` (a binary to run in the
+//! peer's place: an earlier build's `bench-z80-ours`, copied aside, compares two builds of our
+//! core under the same alternation, end-state check and interval; an A/A run, this build against
+//! a copy of itself, shows the noise floor). For callgrind, run a binary directly:
 //! `target/release/bench-z80-ours exerciser 1`.
 
 use anyhow::{bail, ensure, Context, Result};
@@ -42,7 +52,10 @@ use std::process::Command;
 
 use crate::work;
 
-pub const DEFAULT_ROUNDS: usize = 9;
+pub const DEFAULT_ROUNDS: usize = 15;
+
+/// The goal of issue 17: ours at least 1.5 times the peer's speed on every workload.
+pub const GOAL: f64 = 1.5;
 
 /// One run as a benchmark binary reported it.
 #[derive(Debug, PartialEq)]
@@ -134,6 +147,46 @@ fn round_ratios(ours: &[f64], peer: &[f64]) -> (f64, f64, f64) {
     (median(&ratios), low, high)
 }
 
+/// A confidence interval: its low and high end, and the rank `k` they were taken at.
+pub type Interval = (f64, f64, usize);
+
+/// The distribution-free 95 % confidence interval of the median of `v` (textbook order
+/// statistics: the `k`-th smallest and `k`-th largest value, `k` the largest rank with
+/// P(Binomial(n, 1/2) < k) <= 2.5 %). Returns the interval's ends and `k`, or `None` when `v`
+/// is too short for any interval at that level (fewer than 6 values).
+pub fn median_interval(v: &[f64]) -> Option<Interval> {
+    let n = v.len();
+    // P(B <= j) for B ~ Binomial(n, 1/2), built up term by term: C(n, j) / 2^n.
+    let mut term = 0.5f64.powi(n as i32);
+    let mut below = 0.0;
+    let mut k = 0;
+    for j in 0..n {
+        below += term;
+        if below > 0.025 {
+            break;
+        }
+        k = j + 1;
+        term *= (n - j) as f64 / (j + 1) as f64;
+    }
+    if k == 0 {
+        return None;
+    }
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    Some((v[k - 1], v[n - k], k))
+}
+
+/// What an interval `(low, high)` of the ratio says about [`GOAL`].
+pub fn verdict(low: f64, high: f64) -> &'static str {
+    if low >= GOAL {
+        "goal 1.5 met: the whole interval is at or above it"
+    } else if high < GOAL {
+        "goal 1.5 missed: the whole interval is below it"
+    } else {
+        "goal 1.5 not resolved: the interval straddles it (more rounds or a quieter host)"
+    }
+}
+
 /// Passes per workload: `BENCH_Z80_LOOPS` if set, else `default`.
 fn loops_for(default: u16) -> Result<u16> {
     let loops: u16 = env_number("BENCH_Z80_LOOPS", default)?;
@@ -148,8 +201,14 @@ fn keep_worst(worst: &mut Option<(f64, String)>, ratio: f64, workload: &str) {
     }
 }
 
-/// One core's benchmark binary in the folder [`build`] returned.
+/// One core's benchmark binary in the folder [`build`] returned, or for the peer the binary
+/// `BENCH_Z80_PEER_BIN` names.
 fn binary(dir: &std::path::Path, core: &str) -> PathBuf {
+    if core == "peer" {
+        if let Some(p) = std::env::var_os("BENCH_Z80_PEER_BIN") {
+            return PathBuf::from(p);
+        }
+    }
     dir.join(format!("bench-z80-{core}{}", std::env::consts::EXE_SUFFIX))
 }
 
@@ -293,7 +352,21 @@ pub fn run() -> Result<()> {
     let chosen = chosen_workloads()?;
     let dir = build()?;
     println!("bench-z80: {rounds} rounds per core and workload, alternating, each core in its own binary");
+    let peer_bin = binary(&dir, "peer");
+    if std::env::var_os("BENCH_Z80_PEER_BIN").is_some() {
+        ensure!(
+            peer_bin.is_file(),
+            "BENCH_Z80_PEER_BIN={}: no such file",
+            peer_bin.display()
+        );
+        println!(
+            "peer: {} (BENCH_Z80_PEER_BIN), in place of the z80 crate",
+            peer_bin.display()
+        );
+    }
     let mut worst: Option<(f64, String)> = None;
+    // The worst workload by the paired median: (median, interval, workload).
+    let mut worst_paired: Option<(f64, Option<Interval>, String)> = None;
     for w in &chosen {
         let loops = loops_for(work::default_loops(w))?;
         let mut reference: Option<Reported> = None;
@@ -322,12 +395,33 @@ pub fn run() -> Result<()> {
         }
         let ratio = median(&ours) / median(&peer);
         let (paired, low, high) = round_ratios(&ours, &peer);
+        let singles: Vec<f64> = ours.iter().zip(&peer).map(|(o, p)| o / p).collect();
+        let interval = median_interval(&singles);
+        let shown = match interval {
+            Some((lo, hi, _)) => format!(" [95 % interval {lo:.2}-{hi:.2}]"),
+            None => String::new(),
+        };
         println!(
-            "{w}: ours {:.1} MHz, peer {:.1} MHz (medians); same end state every run; ratio ours/peer: {ratio:.2} (single rounds: median {paired:.2}, {low:.2}-{high:.2})",
+            "{w}: ours {:.1} MHz, peer {:.1} MHz (medians); same end state every run; ratio ours/peer: {ratio:.2} (single rounds: median {paired:.2}{shown}, range {low:.2}-{high:.2})",
             median(&ours),
             median(&peer)
         );
         keep_worst(&mut worst, ratio, w);
+        if worst_paired.as_ref().is_none_or(|(m, _, _)| paired < *m) {
+            worst_paired = Some((paired, interval, w.clone()));
+        }
+    }
+    if let Some((m, interval, w)) = worst_paired {
+        match interval {
+            Some((lo, hi, k)) => println!(
+                "single rounds, worst workload: median {m:.2}, 95 % interval {lo:.2}-{hi:.2} (ranks {k} and {} of {rounds})  ({w}); {}",
+                rounds + 1 - k,
+                verdict(lo, hi)
+            ),
+            None => println!(
+                "single rounds, worst workload: median {m:.2}  ({w}); too few rounds for an interval (6 or more)"
+            ),
+        }
     }
     if let Some((r, w)) = worst {
         println!("ratio ours/peer (worst workload): {r:.2}  ({w})");
@@ -366,6 +460,28 @@ mod tests {
             round_ratios(&[2.0, 3.0, 3.0], &[1.0, 4.0, 2.0]),
             (1.5, 0.75, 2.0)
         );
+    }
+
+    #[test]
+    fn median_intervals_use_the_tabulated_ranks() {
+        // Ranks of the 95 % distribution-free interval for a median as tabulated in
+        // nonparametric statistics texts (e.g. Conover, Practical Nonparametric Statistics,
+        // table of binomial confidence limits for quantiles; Hollander and Wolfe): n = 6: 1
+        // and 6; 8: 1 and 8; 9: 2 and 8; 10: 2 and 9; 15: 4 and 12; 18: 5 and 14; 20: 6 and 15
+        // (8 and 18 are where a 90 % interval would take narrower ranks).
+        for (n, k) in [(6, 1), (8, 1), (9, 2), (10, 2), (15, 4), (18, 5), (20, 6)] {
+            // Values 1..=n shuffled: the interval is the k-th smallest and k-th largest.
+            let v: Vec<f64> = (0..n).map(|i| ((i * 7) % n + 1) as f64).collect();
+            assert_eq!(
+                median_interval(&v),
+                Some((k as f64, (n + 1 - k) as f64, k)),
+                "n = {n}"
+            );
+        }
+        assert_eq!(median_interval(&[1.0, 2.0, 3.0, 4.0, 5.0]), None);
+        assert!(verdict(1.5, 1.7).contains("met"));
+        assert!(verdict(1.3, 1.49).contains("missed"));
+        assert!(verdict(1.45, 1.55).contains("not resolved"));
     }
 
     #[test]
