@@ -279,7 +279,7 @@ pub fn instruction_loops(workload: &str) -> u16 {
 }
 
 /// The count callgrind prints last on stderr (`==PID== Collected : 86951796`).
-fn collected_instructions(stderr: &str) -> Option<u64> {
+pub fn collected_instructions(stderr: &str) -> Option<u64> {
     stderr.lines().rev().find_map(|l| {
         l.split_once("Collected :")
             .map(|(_, n)| n.trim().parse().ok())

@@ -59,7 +59,12 @@ enum Command {
         write: bool,
     },
     /// Benchmark the whole TI-82 machine against the bare core on the same workload.
-    BenchMachine,
+    BenchMachine {
+        /// Count host instructions of each part under callgrind (valgrind) instead of timing
+        /// rounds: a figure the host's load cannot move.
+        #[arg(long)]
+        instructions: bool,
+    },
     /// CALC VS CALC between two processes over the network cable at several link delays.
     BenchLink,
     /// Benchmark the exact MANCALA solver: nodes per second and the largest board solved.
@@ -126,7 +131,13 @@ fn main() -> Result<()> {
                 bench::run()
             }
         }
-        Command::BenchMachine => bench_machine::run(),
+        Command::BenchMachine { instructions } => {
+            if instructions {
+                bench_machine::run_instructions()
+            } else {
+                bench_machine::run()
+            }
+        }
         Command::BenchBasic => bench_basic::run(),
         Command::Calibrate { write } => calibrate::run(write),
         Command::BenchLink => bench_link::run(),
