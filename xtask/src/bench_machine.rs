@@ -38,9 +38,8 @@ use z80::{Bus, Cpu, FlatBus};
 const BENCH: &[u8] = include_bytes!("../../crates/machine/tests/roms/bench.bin");
 const IDLE: &[u8] = include_bytes!("../../crates/machine/tests/roms/idle.bin");
 
-/// Emulated seconds per measurement round; rounds alternate machine and core. The best round
-/// of each gives the `machine/core ratio` line; the ratio within each round (machine and core
-/// run back to back) gives the median with its 95 % interval and the verdict on the goal.
+/// Emulated seconds per measurement round. Each round runs the machine and the core back to
+/// back; the median of the rounds' ratios is the `machine/core ratio` line.
 const SECONDS: u64 = 2;
 /// Rounds by default (`BENCH_MACHINE_ROUNDS` overrides): each is a few milliseconds, so many
 /// are cheap, and the interval needs them (ranks 41 and 61 of 101).
