@@ -23,7 +23,7 @@
 //! of those ratios; the line before it gives their 95 % interval (as `bench-z80` does) and the
 //! verdict on the goal of 0.90. The ratio of each side's best round is printed too, but it is
 //! not the figure: rounds last a few milliseconds, and on a shared host the best of 101 is an
-//! outlier (this ratio moved between 0.79 and 1.10 in runs whose medians agreed within 0.05).
+//! outlier (it read 0.78 to 1.08 in runs whose medians read 0.75 to 0.84).
 //! `--instructions` counts the host instructions of one round of each part under callgrind.
 //!
 //! Run with `--release` for meaningful figures (`cargo xtask` builds xtask in the dev
