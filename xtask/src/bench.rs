@@ -111,7 +111,7 @@ impl Reported {
     }
 }
 
-fn env_number<T: std::str::FromStr>(name: &str, default: T) -> Result<T> {
+pub(crate) fn env_number<T: std::str::FromStr>(name: &str, default: T) -> Result<T> {
     match std::env::var(name) {
         Ok(v) => v
             .parse()
@@ -135,16 +135,52 @@ pub fn median(v: &[f64]) -> f64 {
     }
 }
 
-/// The ratios ours/peer of each round's two runs (runs paired by round): their median, lowest
-/// and highest.
-fn round_ratios(ours: &[f64], peer: &[f64]) -> (f64, f64, f64) {
-    let ratios: Vec<f64> = ours.iter().zip(peer).map(|(o, p)| o / p).collect();
-    let (low, high) = ratios
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &r| {
-            (lo.min(r), hi.max(r))
-        });
-    (median(&ratios), low, high)
+/// The ratios ours/peer of each round's two runs (runs paired by round).
+fn round_ratios(ours: &[f64], peer: &[f64]) -> Vec<f64> {
+    ours.iter().zip(peer).map(|(o, p)| o / p).collect()
+}
+
+/// What a benchmark reports about the per-round ratios of one comparison: their median, lowest
+/// and highest, and the median's 95 % interval (`None` below 6 rounds). Shared by `bench-z80`
+/// and `bench-machine`.
+#[derive(Debug, PartialEq)]
+pub struct RoundStats {
+    pub median: f64,
+    pub low: f64,
+    pub high: f64,
+    pub interval: Option<Interval>,
+}
+
+impl RoundStats {
+    pub fn of(ratios: &[f64]) -> RoundStats {
+        let (low, high) = ratios
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &r| {
+                (lo.min(r), hi.max(r))
+            });
+        RoundStats {
+            median: median(ratios),
+            low,
+            high,
+            interval: median_interval(ratios),
+        }
+    }
+
+    /// `median M [95 % interval A-B (ranks k and n+1-k of n)], range L-H; verdict`, with
+    /// `digits` decimals, or without the interval and verdict when there are too few rounds.
+    pub fn describe(&self, rounds: usize, goal: f64, digits: usize) -> String {
+        let (m, lo, hi) = (self.median, self.low, self.high);
+        match self.interval {
+            Some((a, b, k)) => format!(
+                "median {m:.digits$}, 95 % interval {a:.digits$}-{b:.digits$} (ranks {k} and {} of {rounds}), range {lo:.digits$}-{hi:.digits$}; {}",
+                rounds + 1 - k,
+                verdict(goal, a, b)
+            ),
+            None => format!(
+                "median {m:.digits$}, range {lo:.digits$}-{hi:.digits$}; too few rounds for an interval (6 or more)"
+            ),
+        }
+    }
 }
 
 /// A confidence interval: its low and high end, and the rank `k` they were taken at.
@@ -176,14 +212,14 @@ pub fn median_interval(v: &[f64]) -> Option<Interval> {
     Some((v[k - 1], v[n - k], k))
 }
 
-/// What an interval `(low, high)` of the ratio says about [`GOAL`].
-pub fn verdict(low: f64, high: f64) -> &'static str {
-    if low >= GOAL {
-        "goal 1.5 met: the whole interval is at or above it"
-    } else if high < GOAL {
-        "goal 1.5 missed: the whole interval is below it"
+/// What an interval `(low, high)` of a ratio says about the goal that it reach `goal`.
+pub fn verdict(goal: f64, low: f64, high: f64) -> String {
+    if low >= goal {
+        format!("goal {goal:.2} met: the whole interval is at or above it")
+    } else if high < goal {
+        format!("goal {goal:.2} missed: the whole interval is below it")
     } else {
-        "goal 1.5 not resolved: the interval straddles it (more rounds or a quieter host)"
+        format!("goal {goal:.2} not resolved: the interval straddles it (more rounds or a quieter host)")
     }
 }
 
@@ -279,11 +315,49 @@ pub fn instruction_loops(workload: &str) -> u16 {
 }
 
 /// The count callgrind prints last on stderr (`==PID== Collected : 86951796`).
-pub fn collected_instructions(stderr: &str) -> Option<u64> {
+fn collected_instructions(stderr: &str) -> Option<u64> {
     stderr.lines().rev().find_map(|l| {
         l.split_once("Collected :")
             .map(|(_, n)| n.trim().parse().ok())
     })?
+}
+
+/// Runs `program args` under callgrind, collecting only inside the functions `toggles` names
+/// (`--toggle-collect` patterns), with `env` set. Returns the instructions collected and the
+/// program's stdout; `what` names the run in errors. Shared by `bench-z80 --instructions` and
+/// `bench-machine --instructions`.
+pub fn callgrind_count(
+    program: &std::path::Path,
+    args: &[&str],
+    toggles: &[&str],
+    env: &[(&str, &str)],
+    what: &str,
+) -> Result<(u64, String)> {
+    let out = Command::new("valgrind")
+        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+        .args(toggles.iter().map(|t| format!("--toggle-collect={t}")))
+        .arg(program)
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .context(
+            "running valgrind (install it, e.g. `apt-get install valgrind`, for --instructions)",
+        )?;
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    ensure!(
+        out.status.success(),
+        "{what} under callgrind: {}{}",
+        stderr.trim(),
+        stdout.trim()
+    );
+    let n = collected_instructions(&stderr)
+        .with_context(|| format!("{what}: no instruction count from callgrind"))?;
+    ensure!(
+        n > 0,
+        "{what}: callgrind counted nothing in {toggles:?} (inlined?)"
+    );
+    Ok((n, stdout))
 }
 
 /// Host instructions of one run of `workload` on `core` under callgrind, and what it reported.
@@ -293,31 +367,15 @@ fn count_instructions(
     workload: &str,
     loops: u16,
 ) -> Result<(u64, Reported)> {
-    let out = Command::new("valgrind")
-        .args([
-            "--tool=callgrind",
-            "--callgrind-out-file=/dev/null",
-            "--toggle-collect=*::run_flat",
-            "--toggle-collect=*::run_machine",
-        ])
-        .arg(binary(dir, core))
-        .args([workload, &loops.to_string()])
-        .output()
-        .context(
-            "running valgrind (install it, e.g. `apt-get install valgrind`, for --instructions)",
-        )?;
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    ensure!(
-        out.status.success(),
-        "{core} on {workload} under callgrind: {}{}",
-        stderr.trim(),
-        stdout.trim()
-    );
-    let reported = Reported::from_output(core, workload, &stdout)?;
-    let n = collected_instructions(&stderr)
-        .with_context(|| format!("{core} on {workload}: no instruction count from callgrind"))?;
-    Ok((n, reported))
+    let what = format!("{core} on {workload}");
+    let (n, stdout) = callgrind_count(
+        &binary(dir, core),
+        &[workload, &loops.to_string()],
+        &["*::run_flat", "*::run_machine"],
+        &[],
+        &what,
+    )?;
+    Ok((n, Reported::from_output(core, workload, &stdout)?))
 }
 
 /// `cargo xtask bench-z80 --instructions`: host instructions of each core per workload.
@@ -352,8 +410,8 @@ pub fn run() -> Result<()> {
     let chosen = chosen_workloads()?;
     let dir = build()?;
     println!("bench-z80: {rounds} rounds per core and workload, alternating, each core in its own binary");
-    let peer_bin = binary(&dir, "peer");
     if std::env::var_os("BENCH_Z80_PEER_BIN").is_some() {
+        let peer_bin = binary(&dir, "peer");
         ensure!(
             peer_bin.is_file(),
             "BENCH_Z80_PEER_BIN={}: no such file",
@@ -365,8 +423,8 @@ pub fn run() -> Result<()> {
         );
     }
     let mut worst: Option<(f64, String)> = None;
-    // The worst workload by the paired median: (median, interval, workload).
-    let mut worst_paired: Option<(f64, Option<Interval>, String)> = None;
+    // The worst workload by the paired median.
+    let mut worst_paired: Option<(RoundStats, String)> = None;
     for w in &chosen {
         let loops = loops_for(work::default_loops(w))?;
         let mut reference: Option<Reported> = None;
@@ -394,34 +452,32 @@ pub fn run() -> Result<()> {
             }
         }
         let ratio = median(&ours) / median(&peer);
-        let (paired, low, high) = round_ratios(&ours, &peer);
-        let singles: Vec<f64> = ours.iter().zip(&peer).map(|(o, p)| o / p).collect();
-        let interval = median_interval(&singles);
-        let shown = match interval {
+        let stats = RoundStats::of(&round_ratios(&ours, &peer));
+        let shown = match stats.interval {
             Some((lo, hi, _)) => format!(" [95 % interval {lo:.2}-{hi:.2}]"),
             None => String::new(),
         };
         println!(
-            "{w}: ours {:.1} MHz, peer {:.1} MHz (medians); same end state every run; ratio ours/peer: {ratio:.2} (single rounds: median {paired:.2}{shown}, range {low:.2}-{high:.2})",
+            "{w}: ours {:.1} MHz, peer {:.1} MHz (medians); same end state every run; ratio ours/peer: {ratio:.2} (single rounds: median {:.2}{shown}, range {:.2}-{:.2})",
             median(&ours),
-            median(&peer)
+            median(&peer),
+            stats.median,
+            stats.low,
+            stats.high
         );
         keep_worst(&mut worst, ratio, w);
-        if worst_paired.as_ref().is_none_or(|(m, _, _)| paired < *m) {
-            worst_paired = Some((paired, interval, w.clone()));
+        if worst_paired
+            .as_ref()
+            .is_none_or(|(s, _)| stats.median < s.median)
+        {
+            worst_paired = Some((stats, w.clone()));
         }
     }
-    if let Some((m, interval, w)) = worst_paired {
-        match interval {
-            Some((lo, hi, k)) => println!(
-                "single rounds, worst workload: median {m:.2}, 95 % interval {lo:.2}-{hi:.2} (ranks {k} and {} of {rounds})  ({w}); {}",
-                rounds + 1 - k,
-                verdict(lo, hi)
-            ),
-            None => println!(
-                "single rounds, worst workload: median {m:.2}  ({w}); too few rounds for an interval (6 or more)"
-            ),
-        }
+    if let Some((stats, w)) = worst_paired {
+        println!(
+            "single rounds, worst workload ({w}): {}",
+            stats.describe(rounds, GOAL, 2)
+        );
     }
     if let Some((r, w)) = worst {
         println!("ratio ours/peer (worst workload): {r:.2}  ({w})");
@@ -456,9 +512,10 @@ mod tests {
         assert_eq!(work::primes_below(2048), 309);
         assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
         // Rounds pair the two cores' runs: 2/1, 3/4 and 3/2.
+        let stats = RoundStats::of(&round_ratios(&[2.0, 3.0, 3.0], &[1.0, 4.0, 2.0]));
         assert_eq!(
-            round_ratios(&[2.0, 3.0, 3.0], &[1.0, 4.0, 2.0]),
-            (1.5, 0.75, 2.0)
+            (stats.median, stats.low, stats.high, stats.interval),
+            (1.5, 0.75, 2.0, None)
         );
     }
 
@@ -479,9 +536,16 @@ mod tests {
             );
         }
         assert_eq!(median_interval(&[1.0, 2.0, 3.0, 4.0, 5.0]), None);
-        assert!(verdict(1.5, 1.7).contains("met"));
-        assert!(verdict(1.3, 1.49).contains("missed"));
-        assert!(verdict(1.45, 1.55).contains("not resolved"));
+        assert!(verdict(GOAL, 1.5, 1.7).starts_with("goal 1.50 met"));
+        assert!(verdict(GOAL, 1.3, 1.49).starts_with("goal 1.50 missed"));
+        assert!(verdict(GOAL, 1.45, 1.55).starts_with("goal 1.50 not resolved"));
+        // The line both benchmarks print: 15 rounds take ranks 4 and 12.
+        let v: Vec<f64> = (1..=15).map(|i| 1.0 + f64::from(i) / 100.0).collect();
+        assert_eq!(
+            RoundStats::of(&v).describe(15, GOAL, 2),
+            "median 1.08, 95 % interval 1.04-1.12 (ranks 4 and 12 of 15), range 1.01-1.15; \
+             goal 1.50 missed: the whole interval is below it"
+        );
     }
 
     #[test]

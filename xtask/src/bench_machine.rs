@@ -32,6 +32,8 @@
 use std::time::Instant;
 
 use anyhow::{ensure, Context, Result};
+
+use crate::bench::{callgrind_count, RoundStats};
 use ti82_machine::{Calc, RomFirmware, RomImage, CLOCK_HZ, FRAME_T};
 use z80::{Bus, Cpu, FlatBus};
 
@@ -209,14 +211,8 @@ fn bare_core_mhz() -> f64 {
 }
 
 pub fn run() -> Result<()> {
-    let rounds: usize = match std::env::var("BENCH_MACHINE_ROUNDS") {
-        Ok(v) => v
-            .parse()
-            .ok()
-            .filter(|&n| n > 0)
-            .with_context(|| format!("BENCH_MACHINE_ROUNDS={v} is not a positive number"))?,
-        Err(_) => ROUNDS,
-    };
+    let rounds: usize = crate::bench::env_number("BENCH_MACHINE_ROUNDS", ROUNDS)?;
+    ensure!(rounds > 0, "BENCH_MACHINE_ROUNDS must be positive");
     println!(
         "workload: crates/machine/tests/roms/bench.asm, {SECONDS} emulated seconds per round, {rounds} rounds alternating which runs first"
     );
@@ -276,22 +272,16 @@ pub fn run() -> Result<()> {
     println!(
         "idle: 60 emulated seconds at HALT in {ms:.2} ms host time ({idle_ticks} timer interrupts)"
     );
-    let low = singles.iter().copied().fold(f64::INFINITY, f64::min);
-    let high = singles.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    match crate::bench::median_interval(&singles) {
-        Some((lo, hi, k)) => println!(
-            "single rounds (machine/core within a round): median {:.3}, 95 % interval {lo:.3}-{hi:.3} (ranks {k} and {} of {rounds}), range {low:.3}-{high:.3}; {}",
-            crate::bench::median(&singles),
-            rounds + 1 - k,
-            verdict(lo, hi)
-        ),
-        None => println!("single rounds: too few for an interval"),
-    }
+    let stats = RoundStats::of(&singles);
+    println!(
+        "single rounds (machine/core within a round): {}",
+        stats.describe(rounds, GOAL, 3)
+    );
     println!(
         "best rounds (machine's best / core's best, not the figure): {:.3}",
         machine / core
     );
-    println!("machine/core ratio: {:.3}", crate::bench::median(&singles));
+    println!("machine/core ratio: {:.3}", stats.median);
     Ok(())
 }
 
@@ -308,32 +298,13 @@ pub fn run_instructions() -> Result<()> {
         ("bare core, flat+timer bus", "run_timer_core"),
         ("bare core, flat bus without interrupts", "run_bare_core"),
     ] {
-        let out = std::process::Command::new("valgrind")
-            .args([
-                "--tool=callgrind",
-                "--callgrind-out-file=/dev/null",
-                &format!("--toggle-collect=xtask::bench_machine::{function}"),
-            ])
-            .arg(&exe)
-            .arg("bench-machine")
-            .env("BENCH_MACHINE_ROUNDS", "1")
-            .output()
-            .context(
-                "running valgrind (install it, e.g. `apt-get install valgrind`, for --instructions)",
-            )?;
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        ensure!(
-            out.status.success(),
-            "bench-machine under callgrind: {}{}",
-            stderr.trim(),
-            String::from_utf8_lossy(&out.stdout).trim()
-        );
-        let n = crate::bench::collected_instructions(&stderr)
-            .with_context(|| format!("{part}: no instruction count from callgrind"))?;
-        ensure!(
-            n > 0,
-            "{part}: callgrind counted nothing in {function} (inlined?)"
-        );
+        let (n, _) = callgrind_count(
+            &exe,
+            &["bench-machine"],
+            &[&format!("xtask::bench_machine::{function}")],
+            &[("BENCH_MACHINE_ROUNDS", "1")],
+            part,
+        )?;
         println!("{part}: {:.2} M host instructions", n as f64 / 1e6);
         counts.push(n);
     }
@@ -348,31 +319,22 @@ pub fn run_instructions() -> Result<()> {
     Ok(())
 }
 
-/// What an interval of the machine/core ratio says about [`GOAL`].
-fn verdict(low: f64, high: f64) -> &'static str {
-    if low >= GOAL {
-        "goal 0.90 met: the whole interval is at or above it"
-    } else if high < GOAL {
-        "goal 0.90 missed: the whole interval is below it"
-    } else {
-        "goal 0.90 not resolved: the interval straddles it"
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bench::verdict;
 
     #[test]
     fn the_verdict_reads_the_whole_interval() {
-        assert!(verdict(0.90, 0.95).contains("met"));
-        assert!(verdict(0.75, 0.89).contains("missed"));
-        assert!(verdict(0.85, 0.95).contains("not resolved"));
+        assert!(verdict(GOAL, 0.90, 0.95).starts_with("goal 0.90 met"));
+        assert!(verdict(GOAL, 0.75, 0.89).starts_with("goal 0.90 missed"));
+        assert!(verdict(GOAL, 0.85, 0.95).starts_with("goal 0.90 not resolved"));
     }
 
     #[test]
     fn machine_and_core_rounds_end_alike() {
-        // One round of each, as `run` does every round: same RAM from 8000h, same CPU.
+        // One round of each, as `run` does every round: same RAM from 8000h, same CPU. A
+        // consistency check of the benchmark (both sides are ours), not of fidelity.
         let (_, ticks, (ram, mcpu)) = machine_mhz();
         let (_, ccpu, bus) = timer_core_mhz();
         assert!(ticks > 0, "the timer interrupt never fired");
