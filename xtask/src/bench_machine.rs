@@ -34,6 +34,7 @@ use std::time::Instant;
 use anyhow::{ensure, Context, Result};
 
 use crate::bench::{callgrind_count, RoundStats};
+use ti82_machine::memory::{Memory, PagingModel};
 use ti82_machine::{Calc, RomFirmware, RomImage, CLOCK_HZ, FRAME_T};
 use z80::{Bus, Cpu, FlatBus};
 
@@ -221,6 +222,7 @@ pub fn run() -> Result<()> {
     let mut bare: f64 = 0.0;
     let mut ticks = 0;
     let mut singles = Vec::with_capacity(rounds);
+    let (mut machine_rounds, mut core_rounds) = (Vec::new(), Vec::new());
     for round in 1..=rounds {
         // Alternate which goes first, so that neither always runs on a warmer host.
         let ((m, t, (ram, mcpu)), (c, ccpu, bus)) = if round % 2 == 1 {
@@ -234,6 +236,8 @@ pub fn run() -> Result<()> {
         ticks = t;
         core = core.max(c);
         singles.push(m / c);
+        machine_rounds.push(m);
+        core_rounds.push(c);
         ensure!(
             bus.flat.0.mem[0x8000..] == ram[..],
             "round {round}: machine and core ended with different RAM (first at {:04X}h; CPUs {mcpu:?} {ccpu:?})",
@@ -272,6 +276,15 @@ pub fn run() -> Result<()> {
     println!(
         "idle: 60 emulated seconds at HALT in {ms:.2} ms host time ({idle_ticks} timer interrupts)"
     );
+    println!(
+        "medians of the rounds: machine {:.1} emulated MHz, bare core (flat+timer) {:.1} emulated MHz",
+        RoundStats::of(&machine_rounds).median,
+        RoundStats::of(&core_rounds).median
+    );
+    let (ns, pages) = bank_switch_ns();
+    println!(
+        "bank switch (port 02h, a new ROM page at 4000h: one 16 KiB copy into the CPU's view): {ns:.0} ns each, median of {pages} rounds"
+    );
     let stats = RoundStats::of(&singles);
     println!(
         "single rounds (machine/core within a round): {}",
@@ -283,6 +296,29 @@ pub fn run() -> Result<()> {
     );
     println!("machine/core ratio: {:.3}", stats.median);
     Ok(())
+}
+
+/// What one ROM bank switch costs the host: the median over rounds of 4096 switches, each
+/// mapping a different page at 4000h, with a read of the new page between them.
+fn bank_switch_ns() -> (f64, usize) {
+    const SWITCHES: u32 = 4096;
+    const ROUNDS: usize = 31;
+    let mut mem = Memory::new(PagingModel::Ti83);
+    mem.load_rom(RomImage::from_program(BENCH).bytes());
+    let mut per_switch = Vec::with_capacity(ROUNDS);
+    let mut sum = 0u32;
+    for _ in 0..ROUNDS {
+        let start = Instant::now();
+        for i in 0..SWITCHES {
+            mem.write_port2(0x88 | (i % 8) as u8);
+            sum = sum.wrapping_add(u32::from(
+                std::hint::black_box(&mem).cpu_read(0x4000 + i as u16),
+            ));
+        }
+        per_switch.push(start.elapsed().as_secs_f64() * 1e9 / f64::from(SWITCHES));
+    }
+    std::hint::black_box(sum);
+    (RoundStats::of(&per_switch).median, ROUNDS)
 }
 
 /// `cargo xtask bench-machine --instructions`: host instructions of one round's timed part of

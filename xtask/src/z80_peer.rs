@@ -59,7 +59,7 @@ struct PeerMachine {
 impl Z80_io for PeerMachine {
     #[inline(always)]
     fn read_byte(&self, addr: u16) -> u8 {
-        self.mem.read(addr)
+        self.mem.cpu_read(addr)
     }
     #[inline(always)]
     fn write_byte(&mut self, addr: u16, value: u8) {

@@ -76,6 +76,7 @@ impl Firmware for RomFirmware {
         if self.cpu.t() < hw.now {
             self.cpu.set_t(hw.now);
         }
+        hw.mem.sync_view();
         if hw.config.generation_from_port4 {
             // Rare (a ROM without readable version text): watch where port-04h writes come
             // from, on a bus of its own so the usual path pays nothing.

@@ -649,7 +649,7 @@ fn configure_lcd(lcd: &mut Lcd, config: &Config) {
 impl Bus for Hardware {
     #[inline(always)]
     fn read(&mut self, addr: u16, _t: u64) -> u8 {
-        self.mem.read(addr)
+        self.mem.cpu_read(addr)
     }
 
     #[inline(always)]
@@ -665,7 +665,13 @@ impl Bus for Hardware {
 
     #[inline(never)]
     fn port_out(&mut self, port: u16, value: u8, t: u64) {
-        self.write_port(port as u8, value, t)
+        // Nearly all port traffic is LCD data (a byte per 8 pixels): straight there. Port 11h
+        // is the LCD data port whether or not the mirrors are decoded (§4.2), and no test port.
+        if port as u8 == 0x11 {
+            self.lcd.write_data(value, t)
+        } else {
+            self.write_port(port as u8, value, t)
+        }
     }
 
     #[inline(always)]

@@ -131,6 +131,7 @@ impl Lcd {
 
     /// True (and counted) when an access at `t` comes while the driver is busy; the caller
     /// then drops it if so configured.
+    #[inline]
     fn busy_drop(&mut self, t: u64) -> bool {
         if t < self.busy_until {
             self.busy_violations += 1;
@@ -195,6 +196,7 @@ impl Lcd {
         self.y
     }
 
+    #[inline]
     fn step(&mut self) {
         if self.step_y {
             let n = self.columns();
@@ -263,13 +265,19 @@ impl Lcd {
     }
 
     /// Data write (port 11h): store at (X, Y), then step (§5.5).
+    #[inline]
     pub fn write_data(&mut self, v: u8, t: u64) {
         if self.busy_drop(t) {
             return;
         }
         self.busy_until = t + self.busy_t;
-        let y = self.fold_y();
-        self.set_cell(self.x, y, v);
+        if self.word8 && usize::from(self.y) < ROW_BYTES {
+            // The usual case: an 8-bit word in a column that needs no folding, one store.
+            self.ram[usize::from(self.x & 63) * ROW_BYTES + usize::from(self.y)] = v;
+        } else {
+            let y = self.fold_y();
+            self.set_cell(self.x, y, v);
+        }
         self.step();
     }
 

@@ -1,7 +1,16 @@
 //! ROM, RAM and the port-02h paging logic (spec §3).
 //!
-//! All of ROM and RAM live in one flat 256 KiB array so that a CPU read is one table look-up
-//! and one masked index (the mask lets the compiler drop the bounds check):
+//! The CPU reads through a 64 KiB *view*, the address space as the current mapping shows it,
+//! so that a CPU read is one indexed load, as on a flat bus. A bank switch copies the newly
+//! mapped 16 KiB into the view (only banks whose page changed: RAM at C000h never moves in
+//! normal use). In the normal mapping (RAM page 1 at 8000h, RAM page 0 at C000h, no RAM
+//! elsewhere: always in the simple model, and the TI-83-style model's power-on 88h) the
+//! view's upper half *is* the RAM, and a CPU write is one store. Any other mapping keeps
+//! the RAM in the backing array below and writes through to it and to every bank of the view
+//! that shows the same page (a RAM page can be mapped twice in the TI-83-style model).
+//!
+//! The backing array holds ROM and, outside the normal mapping, RAM; the bank tables index
+//! it with one add and a mask (the mask lets the compiler drop the bounds check):
 //!
 //! | array offset | contents |
 //! |---|---|
@@ -24,6 +33,14 @@ const MASK: usize = ARRAY - 1;
 const RAM_BASE: u32 = 0x20000;
 const SINK: usize = 0x30000;
 
+/// A ROM bank: CPU writes are ignored (§3.1).
+const WRITE_IGNORED: u8 = 0;
+/// A RAM bank of the normal mapping: the view is the RAM, one store.
+const WRITE_VIEW: u8 = 1;
+/// A RAM bank of any other mapping: the backing array and each bank showing the page.
+const WRITE_THROUGH: u8 = 2;
+const BANK: usize = 0x4000;
+
 /// How port 02h is decoded (spec §3.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum PagingModel {
@@ -45,6 +62,19 @@ pub struct Memory {
     /// The same for writes; a ROM bank's points at the write sink, so writes need no branch.
     wbias: [usize; 4],
     writable: [bool; 4],
+    /// The CPU's view: the 64 KiB as the CPU reads them under the current mapping (see the
+    /// module comment).
+    view: Box<[u8; 0x10000]>,
+    /// Offset in `mem` of the page each bank of `view` shows.
+    view_src: [usize; 4],
+    /// How a CPU write to each bank is carried out: [`WRITE_IGNORED`], [`WRITE_VIEW`] or
+    /// [`WRITE_THROUGH`].
+    view_write: [u8; 4],
+    /// The normal mapping: the RAM lives in `view[8000h..]`, not in `mem`.
+    ram_in_view: bool,
+    /// Outside the normal mapping, [`Memory::ram_mut`] handed out the backing RAM since the
+    /// view was last brought up to date.
+    view_stale: bool,
     model: PagingModel,
     /// Last value written to port 02h, which decides the mapping.
     mapping: u8,
@@ -66,6 +96,14 @@ impl Memory {
             bias: [0; 4],
             wbias: [0; 4],
             writable: [false; 4],
+            view: vec![0u8; 0x10000]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| Box::new([0u8; 0x10000])),
+            view_src: [usize::MAX; 4],
+            view_write: [WRITE_IGNORED; 4],
+            ram_in_view: false,
+            view_stale: false,
             model,
             // §3.3 [U]: we map ROM page 0 at 4000h at reset; in the TI-83-style model the
             // register is preset to 88h (RAM page 1 at 8000h) so RAM is where the ROM expects.
@@ -78,7 +116,7 @@ impl Memory {
             unmapped_ram_writes: 0,
         };
         m.port2 = m.mapping;
-        m.remap();
+        m.rebuild_view();
         m
     }
 
@@ -91,6 +129,7 @@ impl Memory {
         let n = rom.len().min(ROM_SIZE);
         self.mem[..n].copy_from_slice(&rom[..n]);
         self.mem[n..ROM_SIZE].fill(0);
+        self.rebuild_view();
     }
 
     pub fn rom(&self) -> &[u8] {
@@ -99,25 +138,99 @@ impl Memory {
 
     /// The 32 KiB of RAM as the CPU sees them at 8000h – FFFFh under the normal mapping.
     pub fn ram(&self) -> &[u8] {
-        &self.mem[RAM_BASE as usize..RAM_BASE as usize + RAM_SIZE]
+        if self.ram_in_view {
+            &self.view[0x8000..]
+        } else {
+            &self.mem[RAM_BASE as usize..RAM_BASE as usize + RAM_SIZE]
+        }
     }
 
+    /// The RAM for the host to change. Outside the normal mapping the CPU's view is brought up
+    /// to date by [`Memory::sync_view`], which every CPU run slice calls first.
     pub fn ram_mut(&mut self) -> &mut [u8] {
-        &mut self.mem[RAM_BASE as usize..RAM_BASE as usize + RAM_SIZE]
+        if self.ram_in_view {
+            &mut self.view[0x8000..]
+        } else {
+            self.view_stale = true;
+            &mut self.mem[RAM_BASE as usize..RAM_BASE as usize + RAM_SIZE]
+        }
     }
 
-    /// CPU read.
-    #[inline(always)]
+    /// Read of `addr` under the current mapping, for the host (debugger, tests).
     pub fn read(&self, addr: u16) -> u8 {
-        let off = self.bias[(addr >> 14) as usize].wrapping_add(addr as usize);
-        self.mem[off & MASK]
+        if self.view_stale {
+            let off = self.bias[(addr >> 14) as usize].wrapping_add(addr as usize);
+            self.mem[off & MASK]
+        } else {
+            self.view[addr as usize]
+        }
+    }
+
+    /// CPU read: one load from the view. Valid once [`Memory::sync_view`] has run since the
+    /// last [`Memory::ram_mut`].
+    #[inline(always)]
+    pub fn cpu_read(&self, addr: u16) -> u8 {
+        debug_assert!(!self.view_stale, "CPU read before Memory::sync_view");
+        self.view[addr as usize]
     }
 
     /// CPU write: ignored where ROM is mapped (§3.1).
     #[inline(always)]
     pub fn write(&mut self, addr: u16, value: u8) {
-        let off = self.wbias[(addr >> 14) as usize].wrapping_add(addr as usize);
+        if self.ram_in_view {
+            // The normal mapping: ROM below 8000h, the view's RAM above.
+            if addr >= 0x8000 {
+                self.view[addr as usize] = value;
+            }
+        } else {
+            self.write_mapped(addr, value);
+        }
+    }
+
+    /// CPU write outside the normal mapping.
+    #[cold]
+    #[inline(never)]
+    fn write_mapped(&mut self, addr: u16, value: u8) {
+        let bank = (addr >> 14) as usize;
+        match self.view_write[bank] {
+            WRITE_VIEW => self.view[addr as usize] = value,
+            WRITE_IGNORED => {}
+            _ => self.write_through(bank, addr, value),
+        }
+    }
+
+    /// A RAM write outside the normal mapping: the backing RAM, and every bank of the view
+    /// showing the same page.
+    fn write_through(&mut self, bank: usize, addr: u16, value: u8) {
+        let off = self.wbias[bank].wrapping_add(addr as usize);
         self.mem[off & MASK] = value;
+        let src = self.view_src[bank];
+        for b in 0..4 {
+            if self.view_src[b] == src {
+                self.view[b * BANK + (addr as usize & (BANK - 1))] = value;
+            }
+        }
+    }
+
+    /// Brings the CPU's view up to date after [`Memory::ram_mut`] outside the normal mapping.
+    /// One test when nothing changed; called at the start of every CPU run slice.
+    #[inline]
+    pub fn sync_view(&mut self) {
+        if self.view_stale {
+            self.rebuild_view();
+        }
+    }
+
+    /// Copies every bank the view does not own (ROM, and RAM outside the normal mapping)
+    /// afresh from the backing array.
+    fn rebuild_view(&mut self) {
+        for (i, src) in self.view_src.iter_mut().enumerate() {
+            if !(self.ram_in_view && i >= 2) {
+                *src = usize::MAX;
+            }
+        }
+        self.view_stale = false;
+        self.remap();
     }
 
     /// What port 02h reads: the last value written (or the power-on read value).
@@ -210,11 +323,39 @@ impl Memory {
                 }
             }
         };
+        let normal = banks[2] == Self::ram_page(1)
+            && banks[3] == Self::ram_page(0)
+            && !banks[0].1
+            && !banks[1].1;
+        let ram = RAM_BASE as usize;
+        if self.ram_in_view && !normal {
+            // Leaving the normal mapping: the RAM moves back to the backing array (the view's
+            // banks 2 and 3 keep showing it, unchanged).
+            self.mem[ram..ram + RAM_SIZE].copy_from_slice(&self.view[0x8000..]);
+        } else if !self.ram_in_view && normal {
+            // Entering it: the view takes the RAM over.
+            self.view[0x8000..].copy_from_slice(&self.mem[ram..ram + RAM_SIZE]);
+            self.view_src[2] = banks[2].0 as usize;
+            self.view_src[3] = banks[3].0 as usize;
+        }
+        self.ram_in_view = normal;
         for (i, (b, w)) in banks.iter().enumerate() {
             self.bias[i] = (*b as usize).wrapping_sub(i * 0x4000);
             let target = if *w { *b as usize } else { SINK };
             self.wbias[i] = target.wrapping_sub(i * 0x4000);
             self.writable[i] = *w;
+            // Only a bank whose page changed is copied: a ROM page switch costs one 16 KiB
+            // copy.
+            let src = *b as usize;
+            if self.view_src[i] != src {
+                self.view_src[i] = src;
+                self.view[i * BANK..(i + 1) * BANK].copy_from_slice(&self.mem[src..src + BANK]);
+            }
+            self.view_write[i] = match (*w, normal) {
+                (false, _) => WRITE_IGNORED,
+                (true, true) => WRITE_VIEW,
+                (true, false) => WRITE_THROUGH,
+            };
         }
         if !self.writable[2] {
             self.unmapped_ram_writes = self.unmapped_ram_writes.saturating_add(1);
@@ -270,5 +411,186 @@ mod tests {
         m.write(0x8000, 0x99);
         assert_eq!(m.read(0x8000), 0);
         assert!(m.unmapped_ram_writes > 0);
+    }
+}
+
+/// The view against a direct model of §3.2: a reference that keeps ROM and the two RAM pages
+/// apart and decodes port 02h on every access, driven through random bank switches, CPU
+/// writes, host pokes and ROM loads in both paging models.
+#[cfg(test)]
+mod view_tests {
+    use super::*;
+
+    #[derive(Clone, Copy, PartialEq, Debug)]
+    enum Page {
+        Rom(u8),
+        Ram(u8),
+    }
+
+    struct Reference {
+        model: PagingModel,
+        rom: Vec<u8>,
+        ram: [Vec<u8>; 2],
+        mapping: u8,
+        alt: bool,
+    }
+
+    impl Reference {
+        /// Spec §3.2's decoding, written out per bank.
+        fn banks(&self) -> [Page; 4] {
+            let v = self.mapping;
+            match self.model {
+                PagingModel::Simple => [Page::Rom(0), Page::Rom(v & 7), Page::Ram(1), Page::Ram(0)],
+                PagingModel::Ti83 => {
+                    let b = if v & 0x80 != 0 {
+                        Page::Ram((v >> 3) & 1)
+                    } else {
+                        Page::Rom((v >> 3) & 7)
+                    };
+                    if self.alt {
+                        let (lo, hi) = if v & 0x40 != 0 {
+                            (Page::Ram(0), Page::Ram(1))
+                        } else {
+                            (Page::Rom(v & 6), Page::Rom((v & 6) | 1))
+                        };
+                        [Page::Rom(0), lo, hi, b]
+                    } else {
+                        let a = if v & 0x40 != 0 {
+                            Page::Ram(v & 1)
+                        } else {
+                            Page::Rom(v & 7)
+                        };
+                        [Page::Rom(0), a, b, Page::Ram(0)]
+                    }
+                }
+            }
+        }
+
+        fn read(&self, addr: u16) -> u8 {
+            let off = addr as usize & 0x3FFF;
+            match self.banks()[addr as usize >> 14] {
+                Page::Rom(n) => self.rom[n as usize * 0x4000 + off],
+                Page::Ram(n) => self.ram[n as usize][off],
+            }
+        }
+
+        fn write(&mut self, addr: u16, v: u8) {
+            if let Page::Ram(n) = self.banks()[addr as usize >> 14] {
+                self.ram[n as usize][addr as usize & 0x3FFF] = v;
+            }
+        }
+
+        /// RAM in CPU order under the normal mapping: page 1 (8000h), then page 0.
+        fn ram_cpu_order(&self) -> Vec<u8> {
+            [self.ram[1].clone(), self.ram[0].clone()].concat()
+        }
+    }
+
+    struct Rng(u32);
+    impl Rng {
+        fn next(&mut self) -> u32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 17;
+            self.0 ^= self.0 << 5;
+            self.0
+        }
+    }
+
+    fn rom(seed: u8) -> Vec<u8> {
+        (0..ROM_SIZE)
+            .map(|i| (i as u8).wrapping_mul(7) ^ (i >> 14) as u8 ^ seed)
+            .collect()
+    }
+
+    fn check_all(m: &mut Memory, r: &Reference, step: usize) {
+        assert_eq!(m.ram(), &r.ram_cpu_order()[..], "ram() at step {step}");
+        m.sync_view();
+        for addr in 0..=0xFFFFu16 {
+            assert_eq!(m.cpu_read(addr), r.read(addr), "{addr:04X}h at step {step}");
+        }
+    }
+
+    #[test]
+    fn the_view_always_shows_what_the_mapping_decodes() {
+        for model in [PagingModel::Simple, PagingModel::Ti83] {
+            let mut rng = Rng(0x1234_5678);
+            let mut m = Memory::new(model);
+            let mut r = Reference {
+                model,
+                rom: rom(0),
+                ram: [vec![0; 0x4000], vec![0; 0x4000]],
+                mapping: m.port2_mapping(),
+                alt: false,
+            };
+            m.load_rom(&r.rom);
+            check_all(&mut m, &r, 0);
+            for step in 1..=6000 {
+                let x = rng.next();
+                match x % 100 {
+                    0..=59 => {
+                        // CPU writes, half of them at the edges of a bank.
+                        let addr = if x & 0x100 != 0 {
+                            (rng.next() as u16 & 0xC000) | (rng.next() as u16 & 0x0003)
+                        } else {
+                            rng.next() as u16
+                        };
+                        let v = rng.next() as u8;
+                        m.write(addr, v);
+                        r.write(addr, v);
+                    }
+                    60..=74 => {
+                        // Switches favour the normal mapping and RAM in page A.
+                        let v = match rng.next() % 4 {
+                            0 => 0x88 | (rng.next() as u8 & 7),
+                            1 => 0xC8 | (rng.next() as u8 & 1),
+                            _ => rng.next() as u8,
+                        };
+                        m.write_port2(v);
+                        r.mapping = v;
+                    }
+                    75..=79 if model == PagingModel::Ti83 => {
+                        let on = x & 0x200 != 0;
+                        m.set_alt_map(on);
+                        r.alt = on;
+                    }
+                    80..=89 => {
+                        // The host pokes RAM (a loader, the runtime) between CPU runs.
+                        let i = rng.next() as usize % RAM_SIZE;
+                        let v = rng.next() as u8;
+                        m.ram_mut()[i] = v;
+                        r.ram[1 - i / 0x4000][i % 0x4000] = v;
+                    }
+                    90 => {
+                        r.rom = rom(rng.next() as u8);
+                        m.load_rom(&r.rom);
+                    }
+                    _ => {}
+                }
+                // The host's read is right at once, stale view or not; the CPU's after a sync.
+                let addr = rng.next() as u16;
+                assert_eq!(m.read(addr), r.read(addr), "{addr:04X}h at step {step}");
+                m.sync_view();
+                let addr = rng.next() as u16;
+                assert_eq!(m.cpu_read(addr), r.read(addr), "{addr:04X}h at step {step}");
+                if step % 500 == 0 {
+                    check_all(&mut m, &r, step);
+                }
+            }
+            check_all(&mut m, &r, 6001);
+        }
+    }
+
+    #[test]
+    fn a_page_mapped_twice_shows_each_write_in_both_banks() {
+        let mut m = Memory::new(PagingModel::Ti83);
+        m.write_port2(0xC0); // page A = RAM page 0, also at C000h; bit 7 set: RAM page 0 at 8000h
+        m.write(0x4010, 0x5A);
+        assert_eq!(m.cpu_read(0xC010), 0x5A);
+        assert_eq!(m.cpu_read(0x8010), 0x5A);
+        m.write(0xC011, 0xA5);
+        assert_eq!(m.cpu_read(0x4011), 0xA5);
+        m.write_port2(0x88);
+        assert_eq!(m.ram()[0x4010], 0x5A);
+        assert_eq!(m.ram()[0x4011], 0xA5);
     }
 }
