@@ -250,18 +250,14 @@ fn binary(dir: &std::path::Path, core: &str) -> PathBuf {
 
 /// Builds the two benchmark binaries (release) and returns the folder they are in.
 fn build() -> Result<PathBuf> {
+    build_binaries(&["bench-z80-ours", "bench-z80-peer"])
+}
+
+/// Builds xtask's binaries `bins` (release) and returns the folder they are in.
+pub fn build_binaries(bins: &[&str]) -> Result<PathBuf> {
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args([
-            "build",
-            "--quiet",
-            "--release",
-            "--package",
-            "xtask",
-            "--bin",
-            "bench-z80-ours",
-            "--bin",
-            "bench-z80-peer",
-        ])
+        .args(["build", "--quiet", "--release", "--package", "xtask"])
+        .args(bins.iter().flat_map(|b| ["--bin", b]))
         .status()
         .context("running cargo build for the benchmark binaries")?;
     ensure!(status.success(), "building the benchmark binaries failed");

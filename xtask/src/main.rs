@@ -14,6 +14,7 @@ mod calibrate;
 mod cpm;
 mod fuse;
 mod fuzz;
+mod machine_parts;
 mod programs;
 mod suite;
 #[path = "z80work.rs"]
