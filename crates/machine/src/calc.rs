@@ -6,7 +6,7 @@ use std::path::Path;
 
 use z80::{Bus, Cpu};
 
-use crate::hw::{Config, Hardware, CLOCK_HZ};
+use crate::hw::{Config, Hardware, PagedBus, CLOCK_HZ};
 use crate::keypad::Key;
 use crate::lcd::{HEIGHT, WIDTH};
 use crate::link::Link;
@@ -40,6 +40,50 @@ pub struct RomFirmware {
     pub cpu: Cpu,
     rom: RomImage,
     rom_hash: u64,
+    /// How the CPU reads memory, chosen per window of run slices (speed only, see
+    /// [`ReadChoice`]); not saved with the state.
+    reads: ReadChoice,
+}
+
+/// Whether the CPU reads through the memory's view (one load, a 16 KiB copy per bank switch)
+/// or paged (a table look-up more per read, switches free): the view while the program
+/// switches banks at most once per [`ReadChoice::VIEW_T_PER_SWITCH`] T-states over the last
+/// window, as measured. Both give the same bytes, so the choice never changes what the
+/// calculator does, only how fast the host runs it (`docs/performance.md`).
+#[derive(Clone, Copy, Debug)]
+struct ReadChoice {
+    view: bool,
+    window_t: u64,
+    window_switches: u64,
+}
+
+impl ReadChoice {
+    /// Length of a measuring window.
+    const WINDOW_T: u64 = 1 << 16;
+    /// The view pays while a switch (about 200 ns of copying) comes no more often than this:
+    /// the view saves about a fifth of a nanosecond per instruction (`cargo xtask
+    /// bench-machine`, `docs/performance.md`), and 8192 T-states are about 1000 instructions.
+    const VIEW_T_PER_SWITCH: u64 = 8192;
+
+    fn new() -> Self {
+        ReadChoice {
+            view: true,
+            window_t: 0,
+            window_switches: 0,
+        }
+    }
+
+    /// Updates the choice at the start of a run slice at `now`, given the switches so far.
+    fn update(&mut self, now: u64, switches: u64) -> bool {
+        let span = now.wrapping_sub(self.window_t);
+        if span >= Self::WINDOW_T || now < self.window_t {
+            let n = switches.wrapping_sub(self.window_switches);
+            self.view = n.saturating_mul(Self::VIEW_T_PER_SWITCH) <= span;
+            self.window_t = now;
+            self.window_switches = switches;
+        }
+        self.view
+    }
 }
 
 impl RomFirmware {
@@ -49,6 +93,7 @@ impl RomFirmware {
             cpu: Cpu::new(),
             rom,
             rom_hash,
+            reads: ReadChoice::new(),
         }
     }
 
@@ -65,6 +110,7 @@ impl Firmware for RomFirmware {
     fn power_on(&mut self, hw: &mut Hardware) {
         hw.mem.load_rom(self.rom.bytes());
         self.cpu = Cpu::new();
+        self.reads = ReadChoice::new();
         // §3.3 [E]: undefined on hardware; the spec recommends TilEm's values for
         // reproducibility: the pairs FFFFh (the core's power-on values) and I = FFh.
         self.cpu.i = 0xFF;
@@ -76,13 +122,17 @@ impl Firmware for RomFirmware {
         if self.cpu.t() < hw.now {
             self.cpu.set_t(hw.now);
         }
-        hw.mem.sync_view();
         if hw.config.generation_from_port4 {
             // Rare (a ROM without readable version text): watch where port-04h writes come
             // from, on a bus of its own so the usual path pays nothing.
+            hw.mem.set_lazy_view(true);
             self.cpu.run(&mut Page0Watch { hw, m1: 0 }, until);
-        } else {
+        } else if self.reads.update(hw.now, hw.mem.bank_switches) {
+            hw.mem.set_lazy_view(false);
             self.cpu.run(hw, until);
+        } else {
+            hw.mem.set_lazy_view(true);
+            self.cpu.run(&mut PagedBus(hw), until);
         }
         hw.now = self.cpu.t();
         hw.halted = self.cpu.halted();
@@ -143,6 +193,7 @@ impl Firmware for RomFirmware {
         c.set_t(state::time(&mut r)?);
         r.done()?;
         self.cpu = c;
+        self.reads = ReadChoice::new();
         Ok(())
     }
 
@@ -164,13 +215,13 @@ struct Page0Watch<'a> {
 
 impl Bus for Page0Watch<'_> {
     #[inline(always)]
-    fn fetch(&mut self, addr: u16, t: u64) -> u8 {
+    fn fetch(&mut self, addr: u16, _t: u64) -> u8 {
         self.m1 = addr;
-        self.hw.read(addr, t)
+        self.hw.mem.paged_read(addr)
     }
     #[inline(always)]
-    fn read(&mut self, addr: u16, t: u64) -> u8 {
-        self.hw.read(addr, t)
+    fn read(&mut self, addr: u16, _t: u64) -> u8 {
+        self.hw.mem.paged_read(addr)
     }
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8, t: u64) {

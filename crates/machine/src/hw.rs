@@ -689,6 +689,37 @@ impl Bus for Hardware {
     }
 }
 
+/// The hardware as the CPU's bus with paged reads (a table look-up more per read, bank
+/// switches free; see `memory.rs`). Everything else as [`Hardware`]'s own bus.
+pub struct PagedBus<'a>(pub &'a mut Hardware);
+
+impl Bus for PagedBus<'_> {
+    #[inline(always)]
+    fn read(&mut self, addr: u16, _t: u64) -> u8 {
+        self.0.mem.paged_read(addr)
+    }
+    #[inline(always)]
+    fn write(&mut self, addr: u16, value: u8, t: u64) {
+        self.0.write(addr, value, t)
+    }
+    #[inline(always)]
+    fn port_in(&mut self, port: u16, t: u64) -> u8 {
+        self.0.port_in(port, t)
+    }
+    #[inline(always)]
+    fn port_out(&mut self, port: u16, value: u8, t: u64) {
+        self.0.port_out(port, value, t)
+    }
+    #[inline(always)]
+    fn int_line(&mut self, t: u64) -> bool {
+        self.0.int_line(t)
+    }
+    #[inline(always)]
+    fn next_event(&mut self, t: u64) -> u64 {
+        self.0.next_event(t)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,8 +22,8 @@ pub mod state;
 
 pub use calc::{contrast_shade, Calc, Firmware, RomFirmware, Screen, FRAME_T};
 pub use hw::{
-    timer_period, Config, Generation, Hardware, HwChoice, Interrupts, UnknownHwChoice, CLOCK_HZ,
-    FIXED_TIMER_PERIOD, LCD_BUSY_T, TEST_EXIT_PORT, TEST_OUT_PORT,
+    timer_period, Config, Generation, Hardware, HwChoice, Interrupts, PagedBus, UnknownHwChoice,
+    CLOCK_HZ, FIXED_TIMER_PERIOD, LCD_BUSY_T, TEST_EXIT_PORT, TEST_OUT_PORT,
 };
 pub use keypad::{Key, Keypad};
 pub use lcd::Lcd;

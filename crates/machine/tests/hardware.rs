@@ -153,3 +153,38 @@ fn halt_idle_is_cheap() {
     assert!(ticks.abs_diff(want) <= 1, "{ticks} vs {want}");
     assert!(ms < 200.0, "{ms} ms");
 }
+
+/// A program that switches banks every ~100 T-states runs with paged reads (no 16 KiB copy
+/// per switch); once it stops switching, view reads come back. Either way it reads the right
+/// bytes: the markers' sum matches.
+#[test]
+fn frequent_bank_switches_turn_paged_reads_on_and_off() {
+    let mut c = calc("paging_rate");
+    let (mut paged_seen, mut t) = (false, 0u64);
+    while c.ram()[2] == 0 {
+        c.run_for(10_000);
+        t += 10_000;
+        assert!(t < 2_000_000, "phase 1 never finished");
+        if t > 200_000 && c.ram()[2] == 0 {
+            assert!(
+                c.hardware().mem.lazy_view(),
+                "still view reads after {t} T-states"
+            );
+            paged_seen = true;
+        }
+    }
+    assert!(paged_seen);
+    let want: u16 = (0..4000u32)
+        .map(|i| 0xA0 + (i % 8) as u16)
+        .fold(0u16, |s, v| s.wrapping_add(v));
+    assert_eq!(u16::from_le_bytes([c.ram()[0], c.ram()[1]]), want);
+    // The choice is made at the start of each run slice, over the last 64K T-states or more.
+    for _ in 0..30 {
+        c.run_for(10_000);
+    }
+    assert!(
+        !c.hardware().mem.lazy_view(),
+        "paged reads without switches"
+    );
+    assert!(u16::from_le_bytes([c.ram()[3], c.ram()[4]]) > 1000);
+}
