@@ -326,6 +326,30 @@ impl Memory {
         (RAM_BASE + usize::from((n & 1) ^ 1) * BANK, true)
     }
 
+    /// A bank switch with view reads: one 16 KiB copy (out of line, so that `remap` stays
+    /// small for paged reads, where switches can come every few instructions).
+    #[inline(never)]
+    fn copy_bank(&mut self, i: usize, src: usize) {
+        self.mem.copy_within(src..src + BANK, i * BANK);
+        self.view_src[i] = src;
+    }
+
+    /// Into the normal mapping (the view takes the RAM over: `src2`, `src3` are the pages of
+    /// banks 2 and 3) or out of it (the RAM moves back to 30000h; the view's banks 2 and 3
+    /// still hold it, unchanged).
+    #[cold]
+    #[inline(never)]
+    fn move_ram(&mut self, normal: bool, src2: usize, src3: usize) {
+        if normal {
+            self.mem.copy_within(RAM_BASE..RAM_BASE + RAM_SIZE, 0x8000);
+            self.view_src[2] = src2;
+            self.view_src[3] = src3;
+        } else {
+            self.mem.copy_within(0x8000..VIEW_SIZE, RAM_BASE);
+        }
+        self.ram_in_view = normal;
+    }
+
     fn remap(&mut self) {
         let v = self.mapping;
         let banks = match self.model {
@@ -370,18 +394,17 @@ impl Memory {
             && banks[3] == Self::ram_page(0)
             && !banks[0].1
             && !banks[1].1;
-        if self.ram_in_view && !normal {
-            // Leaving the normal mapping: the RAM moves back to 30000h (the view's banks 2
-            // and 3 still hold it, unchanged).
-            self.mem.copy_within(0x8000..VIEW_SIZE, RAM_BASE);
-        } else if !self.ram_in_view && normal {
-            // Entering it: the view takes the RAM over.
-            self.mem.copy_within(RAM_BASE..RAM_BASE + RAM_SIZE, 0x8000);
-            self.view_src[2] = banks[2].0;
-            self.view_src[3] = banks[3].0;
+        let all = normal != self.ram_in_view;
+        if all {
+            self.move_ram(normal, banks[2].0, banks[3].0);
         }
-        self.ram_in_view = normal;
         for (i, &(src, w)) in banks.iter().enumerate() {
+            // Most switches change one bank: the others keep their tables.
+            if !all && self.bank_src[i] == src {
+                continue;
+            }
+            self.bank_src[i] = src;
+            self.bank_switches = self.bank_switches.wrapping_add(1);
             let home = if normal && i >= 2 { i * BANK } else { src };
             self.bias[i] = home.wrapping_sub(i * BANK);
             let target = if w { src } else { SINK };
@@ -392,17 +415,11 @@ impl Memory {
                 (true, true) => WRITE_VIEW,
                 (true, false) => WRITE_THROUGH,
             };
-            if self.bank_src[i] != src {
-                self.bank_src[i] = src;
-                self.bank_switches = self.bank_switches.wrapping_add(1);
-            }
             if self.view_src[i] != src {
                 if self.lazy_view {
                     self.invalidate(i);
                 } else {
-                    // A bank switch with view reads: one 16 KiB copy.
-                    self.mem.copy_within(src..src + BANK, i * BANK);
-                    self.view_src[i] = src;
+                    self.copy_bank(i, src);
                 }
             }
         }
