@@ -60,9 +60,10 @@ struct ReadChoice {
 impl ReadChoice {
     /// Length of a measuring window.
     const WINDOW_T: u64 = 1 << 16;
-    /// The view pays while a switch (about 200 ns of copying) comes no more often than this:
-    /// the view saves about a fifth of a nanosecond per instruction (`cargo xtask
-    /// bench-machine`, `docs/performance.md`), and 8192 T-states are about 1000 instructions.
+    /// The view pays while a switch (about 200 ns of copying, as `cargo xtask bench-machine`
+    /// prints) comes no more often than this: the view saved about a fifth of a nanosecond per
+    /// instruction on `bench-z80`'s tios, and 8192 T-states are about 1000 instructions
+    /// (`docs/performance.md`, seventh session).
     const VIEW_T_PER_SWITCH: u64 = 8192;
 
     fn new() -> Self {
