@@ -268,20 +268,30 @@ pub fn build_binaries(bins: &[&str]) -> Result<PathBuf> {
 }
 
 fn run_binary(dir: &std::path::Path, core: &str, workload: &str, loops: u16) -> Result<Reported> {
-    let exe = binary(dir, core);
-    let out = Command::new(&exe)
-        .args([workload, &loops.to_string()])
+    let stdout = run_report(
+        &binary(dir, core),
+        &[workload, &loops.to_string()],
+        &format!("{core} on {workload}"),
+    )?;
+    Reported::from_output(core, workload, &stdout)
+}
+
+/// Runs a benchmark binary and returns what it printed; a failure names `what` and carries
+/// the binary's own message. Shared by `bench-z80` and `bench-machine`.
+pub fn run_report(exe: &std::path::Path, args: &[&str], what: &str) -> Result<String> {
+    let out = Command::new(exe)
+        .args(args)
         .output()
         .with_context(|| format!("running {}", exe.display()))?;
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     if !out.status.success() {
         bail!(
-            "{core} on {workload}: {}{}",
+            "{what}: {}{}",
             String::from_utf8_lossy(&out.stderr).trim(),
             stdout.trim()
         );
     }
-    Reported::from_output(core, workload, &stdout)
+    Ok(stdout)
 }
 
 /// The workloads `BENCH_Z80_WORKLOADS` chooses (all by default).

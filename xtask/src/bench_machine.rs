@@ -31,12 +31,11 @@
 //! each part under callgrind: the figure neither the load nor the layout moves.
 
 use std::path::Path;
-use std::process::Command;
 use std::time::Instant;
 
-use anyhow::{bail, ensure, Context, Result};
+use anyhow::{ensure, Context, Result};
 
-use crate::bench::{build_binaries, callgrind_count, RoundStats};
+use crate::bench::{build_binaries, callgrind_count, run_report, RoundStats};
 use crate::machine_parts::{Round, BENCH, SECONDS};
 use ti82_machine::memory::{Memory, PagingModel};
 use ti82_machine::{Calc, RomFirmware, RomImage, CLOCK_HZ};
@@ -68,19 +67,7 @@ fn exe(dir: &Path, part: &str) -> std::path::PathBuf {
 
 /// One process: a warm-up round and a timed one of `part`.
 fn run_part(dir: &Path, part: &str) -> Result<Round> {
-    let exe = exe(dir, part);
-    let out = Command::new(&exe)
-        .arg(part)
-        .output()
-        .with_context(|| format!("running {}", exe.display()))?;
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    if !out.status.success() {
-        bail!(
-            "{part}: {}{}",
-            String::from_utf8_lossy(&out.stderr).trim(),
-            stdout.trim()
-        );
-    }
+    let stdout = run_report(&exe(dir, part), &[part], part)?;
     Round::parse(&stdout).with_context(|| format!("{part}: unreadable report {stdout:?}"))
 }
 
