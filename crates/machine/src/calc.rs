@@ -48,7 +48,8 @@ pub struct RomFirmware {
 /// Whether the CPU reads through the memory's view (one load, a 16 KiB copy per bank switch)
 /// or paged (a table look-up more per read, switches free): the view while the program
 /// switches banks at most once per [`ReadChoice::VIEW_T_PER_SWITCH`] T-states over the last
-/// window, as measured. Both give the same bytes, so the choice never changes what the
+/// window, as measured. A machine starts paged, so that a program switching constantly never
+/// pays a copy per switch, not even in its first window. Both give the same bytes, so the choice never changes what the
 /// calculator does, only how fast the host runs it (`docs/performance.md`).
 #[derive(Clone, Copy, Debug)]
 struct ReadChoice {
@@ -68,7 +69,7 @@ impl ReadChoice {
 
     fn new() -> Self {
         ReadChoice {
-            view: true,
+            view: false,
             window_t: 0,
             window_switches: 0,
         }
