@@ -49,8 +49,9 @@ pub struct RomFirmware {
 /// or paged (a table look-up more per read, switches free): the view while the program
 /// switches banks at most once per [`ReadChoice::VIEW_T_PER_SWITCH`] T-states over the last
 /// window, as measured. A machine starts paged, so that a program switching constantly never
-/// pays a copy per switch, not even in its first window. Both give the same bytes, so the choice never changes what the
-/// calculator does, only how fast the host runs it (`docs/performance.md`).
+/// pays a copy per switch, not even in its first window. Both give the same bytes, so the
+/// choice never changes what the calculator does, only how fast the host runs it
+/// (`docs/performance.md`).
 #[derive(Clone, Copy, Debug)]
 struct ReadChoice {
     view: bool,
