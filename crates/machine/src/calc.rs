@@ -557,4 +557,21 @@ mod tests {
         assert!(matches!(e, StateError::Corrupt(_)), "{e}");
         assert_eq!(fw.cpu.t(), last, "a refused state changes nothing");
     }
+
+    #[test]
+    fn reads_go_through_the_view_only_while_switches_are_rare() {
+        let w = ReadChoice::WINDOW_T;
+        let mut c = ReadChoice::new();
+        assert!(!c.update(0, 0), "a new machine starts paged");
+        assert!(!c.update(w - 1, 0), "no choice before a whole window");
+        // A window with one switch per 8192 T-states or fewer: the view.
+        assert!(c.update(w, w / ReadChoice::VIEW_T_PER_SWITCH));
+        // One switch more than that in the next window: paged.
+        let n = w / ReadChoice::VIEW_T_PER_SWITCH;
+        assert!(!c.update(2 * w, n + n + 1));
+        // A quiet window: the view again; a long slice counts as one window.
+        assert!(c.update(10 * w, n + n + 1));
+        // Time going back (a state loaded) starts a new window at once.
+        assert!(!c.update(w, u64::MAX / 2));
+    }
 }
