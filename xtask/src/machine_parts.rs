@@ -18,9 +18,6 @@ pub const BENCH: &[u8] = include_bytes!("../../crates/machine/tests/roms/bench.b
 /// Emulated seconds per measurement round.
 pub const SECONDS: u64 = 2;
 
-/// The parts, as the binaries' argument names them.
-pub const PARTS: [&str; 3] = ["machine", "timer-core", "bare-core"];
-
 /// What one round of a part reports: host seconds of the timed part, the T-states it ran, a
 /// digest of the end state (RAM 8000h-FFFFh and the CPU), and the timer interrupts counted in
 /// RAM by the program's handler.
@@ -59,13 +56,9 @@ impl Round {
     }
 }
 
-/// FNV-1a over the RAM and the CPU's registers as `Debug` prints them.
+/// The state files' FNV-1a over the RAM and the CPU's registers as `Debug` prints them.
 fn digest(ram: &[u8], cpu: &Cpu) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in ram.iter().chain(format!("{cpu:?}").as_bytes()) {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-    }
-    h
+    ti82_machine::state::fnv1a(&[ram, format!("{cpu:?}").as_bytes()].concat())
 }
 
 fn ticks_in(ram: &[u8]) -> u64 {

@@ -220,11 +220,11 @@ impl Bus for Page0Watch<'_> {
     #[inline(always)]
     fn fetch(&mut self, addr: u16, _t: u64) -> u8 {
         self.m1 = addr;
-        self.hw.mem.paged_read(addr)
+        self.hw.mem.read(addr)
     }
     #[inline(always)]
     fn read(&mut self, addr: u16, _t: u64) -> u8 {
-        self.hw.mem.paged_read(addr)
+        self.hw.mem.read(addr)
     }
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8, t: u64) {

@@ -696,7 +696,7 @@ pub struct PagedBus<'a>(pub &'a mut Hardware);
 impl Bus for PagedBus<'_> {
     #[inline(always)]
     fn read(&mut self, addr: u16, _t: u64) -> u8 {
-        self.0.mem.paged_read(addr)
+        self.0.mem.read(addr)
     }
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8, t: u64) {

@@ -8,14 +8,13 @@
 //! | 00000h – 0FFFFh | the *view*: the 64 KiB as the CPU sees them under the current mapping |
 //! | 10000h – 2FFFFh | ROM pages 0 – 7 |
 //! | 30000h – 37FFFh | RAM, in CPU order for the normal mapping (8000h first) |
-//! | 38000h – 3BFFFh | write sink: writes to ROM land here and are never read back |
 //!
 //! Two ways to read, the same bytes either way:
 //!
 //! * **Through the view** ([`Memory::cpu_read`]): one indexed load, as on a flat bus. A bank
 //!   switch copies the newly mapped 16 KiB into the view (banks whose page stays are not
 //!   copied), so this pays while switches are rare.
-//! * **Paged** ([`Memory::paged_read`]): `bias[addr >> 14] + addr`, one table read and one add
+//! * **Paged** ([`Memory::read`]): `bias[addr >> 14] + addr`, one table read and one add
 //!   more, and a switch costs nothing; the view is refilled only when view reads resume.
 //!
 //! The ROM firmware picks one for each run slice from how often the program switched banks
@@ -42,17 +41,9 @@ const MASK: usize = ARRAY - 1;
 const VIEW_SIZE: usize = 0x10000;
 const ROM_BASE: usize = 0x10000;
 const RAM_BASE: usize = 0x30000;
-const SINK: usize = 0x38000;
 const BANK: usize = 0x4000;
 /// `view_src` of a bank of the view that must be refilled before view reads.
 const INVALID: usize = usize::MAX;
-
-/// A ROM bank: CPU writes are ignored (§3.1).
-const WRITE_IGNORED: u8 = 0;
-/// A RAM bank of the normal mapping: the view is the RAM, one store.
-const WRITE_VIEW: u8 = 1;
-/// A RAM bank of any other mapping: the RAM and each bank of the view showing the page.
-const WRITE_THROUGH: u8 = 2;
 
 /// How port 02h is decoded (spec §3.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -73,8 +64,7 @@ pub struct Memory {
     /// `bias[addr >> 14] + addr` is their array offset: a ROM page, the RAM at 30000h, or in
     /// the normal mapping the view itself.
     bias: [usize; 4],
-    /// The same for writes outside the normal mapping; a ROM bank's points at the sink.
-    wbias: [usize; 4],
+    /// RAM is mapped there (CPU writes to ROM are ignored, §3.1).
     writable: [bool; 4],
     /// The page each bank shows: the array offset of its home outside the view (a ROM page or
     /// a RAM page at 30000h).
@@ -85,9 +75,6 @@ pub struct Memory {
     view_dirty: bool,
     /// Paged reads: a bank switch leaves the view to be refilled later instead of copying.
     lazy_view: bool,
-    /// How a CPU write to each bank is carried out: [`WRITE_IGNORED`], [`WRITE_VIEW`] or
-    /// [`WRITE_THROUGH`].
-    view_write: [u8; 4],
     /// The normal mapping: the RAM lives in the view's upper half, not at 30000h.
     ram_in_view: bool,
     /// Bank switches that changed what a bank shows (for the firmware's choice of reads).
@@ -111,13 +98,11 @@ impl Memory {
                 .try_into()
                 .unwrap_or_else(|_| Box::new([0u8; ARRAY])),
             bias: [0; 4],
-            wbias: [0; 4],
             writable: [false; 4],
             bank_src: [INVALID; 4],
             view_src: [INVALID; 4],
             view_dirty: true,
             lazy_view: false,
-            view_write: [WRITE_IGNORED; 4],
             ram_in_view: false,
             bank_switches: 0,
             model,
@@ -180,16 +165,12 @@ impl Memory {
         &mut self.mem[RAM_BASE..RAM_BASE + RAM_SIZE]
     }
 
-    /// Read of `addr` under the current mapping, whatever the view holds (the host's reads).
+    /// Read of `addr` under the current mapping, whatever the view holds: the CPU's paged
+    /// reads, and the host's (debugger, tests).
     #[inline(always)]
-    pub fn paged_read(&self, addr: u16) -> u8 {
+    pub fn read(&self, addr: u16) -> u8 {
         let off = self.bias[(addr >> 14) as usize].wrapping_add(addr as usize);
         self.mem[off & MASK]
-    }
-
-    /// Read of `addr` under the current mapping, for the host (debugger, tests).
-    pub fn read(&self, addr: u16) -> u8 {
-        self.paged_read(addr)
     }
 
     /// CPU read through the view: one load. Valid once [`Memory::sync_view`] has run since
@@ -219,12 +200,11 @@ impl Memory {
     #[inline(never)]
     fn write_mapped(&mut self, addr: u16, value: u8) {
         let bank = (addr >> 14) as usize;
-        if self.view_write[bank] == WRITE_IGNORED {
+        if !self.writable[bank] {
             return;
         }
-        let off = self.wbias[bank].wrapping_add(addr as usize);
-        self.mem[off & MASK] = value;
         let src = self.bank_src[bank];
+        self.mem[src + (addr as usize & (BANK - 1))] = value;
         for b in 0..4 {
             if self.view_src[b] == src {
                 self.mem[b * BANK + (addr as usize & (BANK - 1))] = value;
@@ -407,14 +387,7 @@ impl Memory {
             self.bank_switches = self.bank_switches.wrapping_add(1);
             let home = if normal && i >= 2 { i * BANK } else { src };
             self.bias[i] = home.wrapping_sub(i * BANK);
-            let target = if w { src } else { SINK };
-            self.wbias[i] = target.wrapping_sub(i * BANK);
             self.writable[i] = w;
-            self.view_write[i] = match (w, normal) {
-                (false, _) => WRITE_IGNORED,
-                (true, true) => WRITE_VIEW,
-                (true, false) => WRITE_THROUGH,
-            };
             if self.view_src[i] != src {
                 if self.lazy_view {
                     self.invalidate(i);
@@ -572,11 +545,7 @@ mod view_tests {
     fn check_all(m: &mut Memory, r: &Reference, step: usize) {
         assert_eq!(m.ram(), &r.ram_cpu_order()[..], "ram() at step {step}");
         for addr in 0..=0xFFFFu16 {
-            assert_eq!(
-                m.paged_read(addr),
-                r.read(addr),
-                "{addr:04X}h at step {step}"
-            );
+            assert_eq!(m.read(addr), r.read(addr), "{addr:04X}h at step {step}");
         }
         m.sync_view();
         for addr in 0..=0xFFFFu16 {
