@@ -830,7 +830,7 @@ fn run_child(name: &str, secs: u64, seed: u64) -> Result<Outcome> {
             coverage: None,
         }),
         _ if saved.is_some() => {
-            eprintln!("{name}: {}", last_lines(&stderr, 12));
+            eprintln!("{name}: {}", crash_report(&stderr, 12));
             Ok(Outcome {
                 execs,
                 finding: saved,
@@ -842,7 +842,7 @@ fn run_child(name: &str, secs: u64, seed: u64) -> Result<Outcome> {
             eprintln!(
                 "{name}: the child died ({}); replaying to save the input\n{}",
                 status.map_or("hung".to_string(), |s| s.to_string()),
-                last_lines(&stderr, 12)
+                crash_report(&stderr, 12)
             );
             // One file per run: two drivers replaying the same target must not share it.
             let last =
@@ -873,6 +873,24 @@ fn run_child(name: &str, secs: u64, seed: u64) -> Result<Outcome> {
 fn last_lines(s: &str, n: usize) -> String {
     let lines: Vec<&str> = s.lines().collect();
     lines[lines.len().saturating_sub(n)..].join("\n")
+}
+
+/// What a crashed child printed, for the report: the last panic's message (its `panicked at`
+/// line and the lines up to the backtrace), which a long backtrace would push out of the
+/// tail, then the last `n` lines.
+fn crash_report(s: &str, n: usize) -> String {
+    let lines: Vec<&str> = s.lines().collect();
+    let tail = last_lines(s, n);
+    let Some(at) = lines.iter().rposition(|l| l.contains("panicked at")) else {
+        return tail;
+    };
+    let message: Vec<&str> = lines[at..]
+        .iter()
+        .take(12)
+        .take_while(|l| !l.starts_with("stack backtrace") && !l.starts_with("note: "))
+        .copied()
+        .collect();
+    format!("{}\n...\n{tail}", message.join("\n"))
 }
 
 fn save_crash(name: &str, input: &[u8]) -> Result<PathBuf> {
@@ -963,6 +981,28 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A finding's report keeps the panic message however long the backtrace after it (CI
+    /// once showed only backtrace frames), and is the tail alone when nothing panicked.
+    #[test]
+    fn a_crash_report_keeps_the_panic_message() {
+        let mut log = String::from("INFO: seed 7\nthread 'main' panicked at src/a.rs:3:5:\n");
+        log.push_str("assertion `left == right` failed: the answer\n  left: 1\n right: 2\n");
+        log.push_str("stack backtrace:\n");
+        for i in 0..40 {
+            log.push_str(&format!("  {i}: frame\n"));
+        }
+        log.push_str("SUMMARY: libFuzzer: deadly signal\n");
+        let r = crash_report(&log, 4);
+        assert!(
+            r.starts_with("thread 'main' panicked at src/a.rs:3:5:\nassertion"),
+            "{r}"
+        );
+        assert!(r.contains(" right: 2\n...\n"), "{r}");
+        assert!(!r.contains("stack backtrace"), "{r}");
+        assert!(r.ends_with("SUMMARY: libFuzzer: deadly signal"), "{r}");
+        assert_eq!(crash_report("a\nb\nc", 2), "b\nc");
     }
 
     /// docs/reliability.md's table of targets names exactly the targets there are.

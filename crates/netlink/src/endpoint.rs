@@ -254,10 +254,14 @@ impl ByteEndpoint {
                 return;
             }
         };
-        if self.queue.len() >= MAX_QUEUED {
-            // Never the one being clocked in (the front, when sending).
-            let at = usize::from(matches!(self.mode, Mode::Sending { .. }));
-            if self.queue.remove(at).is_some() {
+        if self.queued() >= MAX_QUEUED {
+            // The oldest far packet, never the one being clocked in (the front, when sending)
+            // nor one the endpoint plays itself.
+            let sending = matches!(self.mode, Mode::Sending { .. });
+            let oldest =
+                (0..self.queue.len()).find(|&i| self.queue[i].seq != LOCAL && !(sending && i == 0));
+            if let Some(at) = oldest {
+                self.queue.remove(at);
                 self.stats.dropped += 1;
             }
         }
@@ -279,6 +283,10 @@ impl ByteEndpoint {
 
     /// The far side's calculator gave up waiting for an answer to its packet `seq`.
     pub fn cancel<E: LinkEndpoint + ?Sized>(&mut self, seq: u32, ep: &mut E) {
+        if seq == LOCAL {
+            // No far packet has that number: what the endpoint plays itself stays.
+            return;
+        }
         self.drop_queued(|q| q.seq == seq);
         if matches!(self.mode, Mode::Sending { .. })
             && self.queue.front().is_some_and(|q| q.seq == seq)
@@ -295,7 +303,8 @@ impl ByteEndpoint {
     /// drive is released, and our calculator's own timeouts end what it was doing. Except an
     /// answer to our calculator's own request that has already arrived whole: the far
     /// endpoint finished that exchange for its calculator (one-trip `Get(`), so it is
-    /// delivered, as what the endpoint plays itself is.
+    /// delivered, as what the endpoint plays itself is. A far request (REQ, RTS) is never
+    /// such an answer: it starts an exchange of its own with a peer that is gone.
     pub fn unplugged<E: LinkEndpoint + ?Sized>(&mut self, ep: &mut E) {
         let ours = match self.requester {
             Requester::Asked { seq }
@@ -303,7 +312,10 @@ impl ByteEndpoint {
             | Requester::Receiving { seq, .. } => Some(seq),
             Requester::Idle => None,
         };
-        let kept = |q: &Queued| q.seq == LOCAL || Some(q.reply_to) == ours;
+        let kept = |q: &Queued| {
+            q.seq == LOCAL
+                || (Some(q.reply_to) == ours && !matches!(q.cmd, Command::Req | Command::Rts))
+        };
         let front_kept = self.queue.front().is_none_or(kept);
         let before = self.queue.len();
         self.queue.retain(kept);
@@ -372,6 +384,12 @@ impl ByteEndpoint {
                 };
                 self.awaiting = Some(Awaiting { seq, since: now });
                 true
+            }
+            // A request begins an exchange of its own: the VAR went unanswered (it came out
+            // of turn, or the Get( had already given up).
+            (Requester::Answering { .. }, Command::Req | Command::Rts) => {
+                self.requester = Requester::Idle;
+                false
             }
             (Requester::Answering { seq, mid }, _) => {
                 // It declined the variable (SKIP/EXIT): the holder has already sent it, so
@@ -594,7 +612,8 @@ impl ByteEndpoint {
                         }
                         self.holder = Holder::Idle;
                         self.requester = Requester::Idle;
-                        self.stats.dropped += self.queue.len() as u64;
+                        // Counted: the far packets (not what the endpoint played itself).
+                        self.stats.dropped += self.queued() as u64;
                         self.queue.clear();
                         self.listen();
                     }

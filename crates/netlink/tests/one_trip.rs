@@ -6,7 +6,7 @@
 //! REQ; ACK, VAR; ACK, CTS; ACK, DATA; ACK. With the holder's endpoint playing the
 //! requester's ACK and CTS, only the REQ crosses one way and ACK, VAR, ACK, DATA the other.
 
-use netlink::endpoint::{ByteEndpoint, EndpointStats, Outgoing};
+use netlink::endpoint::{ByteEndpoint, EndpointStats, Outgoing, MAX_QUEUED};
 use ti82_machine::{Calc, Key, CLOCK_HZ};
 use tibasic::firmware::{calc_with_sources, read_list, start_program};
 use tibasic::real::Real;
@@ -329,4 +329,140 @@ fn a_far_packet_numbered_zero_is_dropped() {
         .packet(0, 0, Packet::cts(tilink::MID_TI82).to_bytes());
     assert_eq!(asker.endpoint.queued(), 0);
     assert_eq!(asker.endpoint.stats().dropped, 1);
+}
+
+#[test]
+fn a_far_cancel_numbered_zero_leaves_what_the_endpoint_plays() {
+    // 0 is never a far packet's number: a peer's `Cancel` of 0 must not remove the ACK and
+    // CTS the holder's endpoint plays for the requester (they would be counted as dropped far
+    // packets, and the holder's Get( answer would stall).
+    let mut holder = Side::new(&[("HOLD", "{1,2,3}->L1\nPause")], "HOLD");
+    let req = Packet::req(
+        tilink::MID_TI82,
+        tifiles::var::VarType::List,
+        tifiles::var::VarName::list(1).unwrap(),
+    );
+    holder.endpoint.packet(1, 0, req.to_bytes());
+    let start = holder.calc.now();
+    let mut t = start;
+    while !cmds(&holder).contains(&Command::Var) && t < start + 1_000 * MS {
+        t += STEP;
+        holder.run_to(t);
+    }
+    assert_eq!(cmds(&holder), [Command::Ack, Command::Var]);
+    holder.take(Outgoing::Cancel { seq: 0 });
+    assert_eq!(holder.endpoint.stats().dropped, 0);
+    holder.run_to(t + 500 * MS);
+    assert_eq!(
+        cmds(&holder),
+        [Command::Ack, Command::Var, Command::Ack, Command::Data]
+    );
+    let s = holder.endpoint.stats();
+    assert_eq!((s.one_trip, s.delivered, s.dropped), (1, 1, 0), "{s:?}");
+    assert!(holder.endpoint.is_quiet());
+}
+
+#[test]
+fn a_flood_during_a_get_drops_far_packets_not_what_the_endpoint_plays() {
+    // The queue bound counts and drops far packets only: the ACK and CTS the holder's endpoint
+    // plays for the requester are neither pushed out by a flooding peer nor counted as far
+    // packets dropped.
+    let mut holder = Side::new(&[("HOLD", "{1,2,3}->L1\nPause")], "HOLD");
+    let req = Packet::req(
+        tilink::MID_TI82,
+        tifiles::var::VarType::List,
+        tifiles::var::VarName::list(1).unwrap(),
+    );
+    holder.endpoint.packet(1, 0, req.to_bytes());
+    let start = holder.calc.now();
+    let mut t = start;
+    while !cmds(&holder).contains(&Command::Var) && t < start + 1_000 * MS {
+        t += STEP;
+        holder.run_to(t);
+    }
+    let flood = MAX_QUEUED as u32 + 2;
+    for seq in 2..2 + flood {
+        holder
+            .endpoint
+            .packet(seq, 0, Packet::ack(tilink::MID_TI82).to_bytes());
+    }
+    assert_eq!(holder.endpoint.queued(), MAX_QUEUED);
+    assert_eq!(holder.endpoint.stats().dropped, 2);
+    holder.run_to(t + 2_000 * MS);
+    assert_eq!(
+        cmds(&holder),
+        [Command::Ack, Command::Var, Command::Ack, Command::Data]
+    );
+    let s = holder.endpoint.stats();
+    assert_eq!(s.one_trip, 1, "{s:?}");
+    assert_eq!(
+        s.delivered + s.dropped + s.expired,
+        1 + u64::from(flood),
+        "{s:?}"
+    );
+}
+
+/// Runs `side` until its calculator has forwarded `n` packets (at most `ms`); the time reached.
+fn run_until_sent(side: &mut Side, n: usize, ms: u64) -> u64 {
+    let start = side.calc.now();
+    let mut t = start;
+    while side.sent.len() < n && t < start + ms * MS {
+        t += STEP;
+        side.run_to(t);
+    }
+    t
+}
+
+fn list1_header(size: u16) -> tifiles::var::Header {
+    tifiles::var::Header::Var {
+        size,
+        ty: tifiles::var::VarType::List,
+        name: tifiles::var::VarName::list(1).unwrap(),
+    }
+}
+
+#[test]
+fn a_far_request_is_not_kept_when_the_peer_leaves() {
+    // An answer to our calculator's REQ that arrived whole is delivered after the cable goes;
+    // a far REQ naming the same packet is not an answer but a new exchange with a peer that is
+    // gone, and would have waited on the wire for a minute (a fuzz finding).
+    let mut asker = Side::new(&[("PULL", "{5}->L1\nGet(L1)\nPause")], "PULL");
+    let t = run_until_sent(&mut asker, 1, 1_000);
+    assert_eq!(cmds(&asker), [Command::Req]);
+    let mid = tilink::MID_TI82;
+    let req = Packet::req(
+        mid,
+        tifiles::var::VarType::List,
+        tifiles::var::VarName::list(1).unwrap(),
+    );
+    asker.endpoint.packet(2, 1, Packet::ack(mid).to_bytes());
+    asker
+        .endpoint
+        .packet(3, 1, Packet::var(mid, &list1_header(29)).to_bytes());
+    asker.endpoint.packet(4, 1, req.to_bytes());
+    asker.unplug();
+    assert_eq!(asker.endpoint.queued(), 2, "the ACK and VAR stay");
+    assert_eq!(asker.endpoint.stats().dropped, 1, "the REQ goes");
+    // ACK and VAR go in; the DATA never comes: the Get( fails and the endpoint is quiet again.
+    asker.run_to(t + 6_000 * MS);
+    let s = asker.endpoint.stats();
+    assert_eq!((s.delivered, s.dropped), (2, 1), "{s:?}");
+    assert_eq!(asker.list1(), Some(vec![Real::from_i64(5)]));
+    assert!(asker.endpoint.is_quiet(), "{s:?}");
+}
+
+#[test]
+fn a_var_our_calculator_never_answers_does_not_swallow_its_next_request() {
+    // A VAR without the ACK before it (spec 1.7.6 wants REQ, ACK, VAR) is not answered by our
+    // calculator, whose Get( gives up; the endpoint must not take the next Get('s REQ for a
+    // decline of that VAR (it kept the REQ and played an ACK to it).
+    let mut asker = Side::new(&[("PULL", "Get(L1)\nGet(L1)\nPause")], "PULL");
+    run_until_sent(&mut asker, 1, 1_000);
+    assert_eq!(cmds(&asker), [Command::Req]);
+    let mid = tilink::MID_TI82;
+    asker
+        .endpoint
+        .packet(2, 1, Packet::var(mid, &list1_header(29)).to_bytes());
+    run_until_sent(&mut asker, 2, 10_000);
+    assert_eq!(cmds(&asker), [Command::Req, Command::Req]);
 }

@@ -259,13 +259,13 @@ pub(super) fn run_target(bin: &Path, t: &Target, secs: u64, seed: u64) -> Result
     let mut finding = collect(t, &artifacts)?;
     match (status, &finding) {
         (Some(s), None) if s.success() => {}
-        (_, Some(_)) => eprintln!("{}: {}", t.name, super::last_lines(&text, 16)),
+        (_, Some(_)) => eprintln!("{}: {}", t.name, super::crash_report(&text, 8)),
         (s, None) => {
             let how = s.map_or("killed after hanging".to_string(), |s| s.to_string());
             eprintln!(
                 "{}: libFuzzer died without an artifact ({how}); replaying to save the input\n{}",
                 t.name,
-                super::last_lines(&text, 8)
+                super::crash_report(&text, 8)
             );
             let replay = work.join("replay").join(t.name);
             copy_dir(&start, &replay)?;
