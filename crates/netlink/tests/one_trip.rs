@@ -331,25 +331,31 @@ fn a_far_packet_numbered_zero_is_dropped() {
     assert_eq!(asker.endpoint.stats().dropped, 1);
 }
 
+/// A REQ for `L1`.
+fn req_l1() -> Packet {
+    Packet::req(
+        tilink::MID_TI82,
+        tifiles::var::VarType::List,
+        tifiles::var::VarName::list(1).unwrap(),
+    )
+}
+
+/// A holder at `Pause` whose calculator has answered a far REQ for `L1` with ACK and VAR: its
+/// endpoint now plays the requester's ACK and CTS. With the time reached.
+fn holder_past_its_var() -> (Side, u64) {
+    let mut holder = Side::new(&[("HOLD", "{1,2,3}->L1\nPause")], "HOLD");
+    holder.endpoint.packet(1, 0, req_l1().to_bytes());
+    let t = run_until_sent(&mut holder, 2, 1_000);
+    assert_eq!(cmds(&holder), [Command::Ack, Command::Var]);
+    (holder, t)
+}
+
 #[test]
 fn a_far_cancel_numbered_zero_leaves_what_the_endpoint_plays() {
     // 0 is never a far packet's number: a peer's `Cancel` of 0 must not remove the ACK and
     // CTS the holder's endpoint plays for the requester (they would be counted as dropped far
     // packets, and the holder's Get( answer would stall).
-    let mut holder = Side::new(&[("HOLD", "{1,2,3}->L1\nPause")], "HOLD");
-    let req = Packet::req(
-        tilink::MID_TI82,
-        tifiles::var::VarType::List,
-        tifiles::var::VarName::list(1).unwrap(),
-    );
-    holder.endpoint.packet(1, 0, req.to_bytes());
-    let start = holder.calc.now();
-    let mut t = start;
-    while !cmds(&holder).contains(&Command::Var) && t < start + 1_000 * MS {
-        t += STEP;
-        holder.run_to(t);
-    }
-    assert_eq!(cmds(&holder), [Command::Ack, Command::Var]);
+    let (mut holder, t) = holder_past_its_var();
     holder.take(Outgoing::Cancel { seq: 0 });
     assert_eq!(holder.endpoint.stats().dropped, 0);
     holder.run_to(t + 500 * MS);
@@ -367,19 +373,7 @@ fn a_flood_during_a_get_drops_far_packets_not_what_the_endpoint_plays() {
     // The queue bound counts and drops far packets only: the ACK and CTS the holder's endpoint
     // plays for the requester are neither pushed out by a flooding peer nor counted as far
     // packets dropped.
-    let mut holder = Side::new(&[("HOLD", "{1,2,3}->L1\nPause")], "HOLD");
-    let req = Packet::req(
-        tilink::MID_TI82,
-        tifiles::var::VarType::List,
-        tifiles::var::VarName::list(1).unwrap(),
-    );
-    holder.endpoint.packet(1, 0, req.to_bytes());
-    let start = holder.calc.now();
-    let mut t = start;
-    while !cmds(&holder).contains(&Command::Var) && t < start + 1_000 * MS {
-        t += STEP;
-        holder.run_to(t);
-    }
+    let (mut holder, t) = holder_past_its_var();
     let flood = MAX_QUEUED as u32 + 2;
     for seq in 2..2 + flood {
         holder
@@ -430,16 +424,11 @@ fn a_far_request_is_not_kept_when_the_peer_leaves() {
     let t = run_until_sent(&mut asker, 1, 1_000);
     assert_eq!(cmds(&asker), [Command::Req]);
     let mid = tilink::MID_TI82;
-    let req = Packet::req(
-        mid,
-        tifiles::var::VarType::List,
-        tifiles::var::VarName::list(1).unwrap(),
-    );
     asker.endpoint.packet(2, 1, Packet::ack(mid).to_bytes());
     asker
         .endpoint
         .packet(3, 1, Packet::var(mid, &list1_header(29)).to_bytes());
-    asker.endpoint.packet(4, 1, req.to_bytes());
+    asker.endpoint.packet(4, 1, req_l1().to_bytes());
     asker.unplug();
     assert_eq!(asker.endpoint.queued(), 2, "the ACK and VAR stay");
     assert_eq!(asker.endpoint.stats().dropped, 1, "the REQ goes");
