@@ -33,8 +33,8 @@ pub const SESSION: u64 = 3_000 * MS;
 const HOLD: u64 = 1_000 * MS;
 /// The network thread's slice (`NetCable` looks at the network every emulated millisecond).
 const SLICE: u64 = MS;
-/// Longest a far byte may take to go into the calculator after the cable is unplugged: twice
-/// the built-in runtime's pace (a 10,000-byte DATA takes about 23.5 s, 2.35 ms a byte).
+/// Longest a far byte may take to go into the calculator after the cable is unplugged: about
+/// twice the built-in runtime's pace (2.35 ms a byte; test `byte_pace_is_about_twice_the_runtimes`).
 const BYTE_PACE: u64 = 5 * MS;
 
 /// The program the calculator runs when the peer's messages begin: the far side can answer
@@ -703,6 +703,31 @@ mod tests {
             took / MS
         );
         assert!(took <= recovery_time(), "ran after {} ms", took / MS);
+    }
+
+    /// [`BYTE_PACE`] is about twice the built-in runtime's pace: a 10,000-byte packet goes into
+    /// a calculator at the home screen in 12.5–25 s (2.35 ms a byte when this was written).
+    #[test]
+    fn byte_pace_is_about_twice_the_runtimes() {
+        let mut calc = calc_with_sources(&[("C", CHECK_PROGRAM)]).unwrap();
+        calc.run_for(20 * MS);
+        let mut cable = VirtualCable::attach(&mut calc, netlink::cable::LOCAL_LATENCY);
+        let mut ep = ByteEndpoint::new(Timing::default());
+        let n = 10_000;
+        ep.packet(1, 0, Packet::data(MID_TI82, vec![0x5A; n]).to_bytes());
+        let start = cable.now();
+        while ep.stats().delivered == 0 && cable.now() < start + n as u64 * BYTE_PACE {
+            let now = cable.now();
+            cable.run(&mut calc, now + 10 * SLICE, |p| ep.poll(p));
+        }
+        let took = cable.now() - start;
+        assert_eq!(ep.stats().delivered, 1, "{:?}", ep.stats());
+        let per_byte_us = took * 1000 / MS / n as u64;
+        let pace_us = BYTE_PACE * 1000 / MS;
+        assert!(
+            (pace_us / 4..=pace_us / 2).contains(&per_byte_us),
+            "{per_byte_us} µs a byte"
+        );
     }
 
     #[test]
