@@ -90,16 +90,40 @@ pub struct EndpointStats {
     pub one_trip: u64,
 }
 
-/// `seq` of a packet the endpoint plays itself (never from the network).
-const LOCAL: u32 = 0;
+/// Where a queued packet came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Origin {
+    /// The far side's packet `seq`, sent after it had taken our packet `reply_to`.
+    Far { seq: u32, reply_to: u32 },
+    /// Played by the endpoint itself (the far calculator's part of a one-trip `Get(`): no far
+    /// packet, so never counted, cancelled, expired or dropped as one.
+    Played,
+}
 
 #[derive(Clone, Debug)]
 struct Queued {
-    /// The far side's number, or [`LOCAL`].
-    seq: u32,
-    reply_to: u32,
+    origin: Origin,
     cmd: Command,
     bytes: Vec<u8>,
+}
+
+impl Queued {
+    fn is_far(&self) -> bool {
+        matches!(self.origin, Origin::Far { .. })
+    }
+
+    /// The far side's number of this packet.
+    fn far_seq(&self) -> Option<u32> {
+        match self.origin {
+            Origin::Far { seq, .. } => Some(seq),
+            Origin::Played => None,
+        }
+    }
+
+    /// A far packet sent after the far side had taken our packet `ours`.
+    fn answers(&self, ours: u32) -> bool {
+        matches!(self.origin, Origin::Far { reply_to, .. } if reply_to == ours)
+    }
 }
 
 /// Where our calculator is in a `Get(` the far calculator made of it (spec 1.7.6).
@@ -218,7 +242,7 @@ impl ByteEndpoint {
 
     /// Far packets waiting for the calculator (not counting what the endpoint plays itself).
     pub fn queued(&self) -> usize {
-        self.queue.iter().filter(|q| q.seq != LOCAL).count()
+        self.queue.iter().filter(|q| q.is_far()).count()
     }
 
     /// Whether the endpoint is idle: nothing queued, nothing on the wires, nothing awaited.
@@ -238,8 +262,8 @@ impl ByteEndpoint {
 
     /// A far packet.
     pub fn packet(&mut self, seq: u32, reply_to: u32, bytes: Vec<u8>) {
-        // Sequence numbers start at 1; 0 marks what the endpoint plays itself.
-        if seq == LOCAL || self.cancelled.contains(&reply_to) {
+        // Sequence numbers start at 1 (docs/link.md); 0 names no packet.
+        if seq == 0 || self.cancelled.contains(&reply_to) {
             // An answer to a packet our calculator has given up on: on a wire it would never
             // have come.
             self.stats.dropped += 1;
@@ -259,15 +283,14 @@ impl ByteEndpoint {
             // nor one the endpoint plays itself.
             let sending = matches!(self.mode, Mode::Sending { .. });
             let oldest =
-                (0..self.queue.len()).find(|&i| self.queue[i].seq != LOCAL && !(sending && i == 0));
+                (0..self.queue.len()).find(|&i| self.queue[i].is_far() && !(sending && i == 0));
             if let Some(at) = oldest {
                 self.queue.remove(at);
                 self.stats.dropped += 1;
             }
         }
         self.queue.push_back(Queued {
-            seq,
-            reply_to,
+            origin: Origin::Far { seq, reply_to },
             cmd: p.cmd,
             bytes,
         });
@@ -283,13 +306,9 @@ impl ByteEndpoint {
 
     /// The far side's calculator gave up waiting for an answer to its packet `seq`.
     pub fn cancel<E: LinkEndpoint + ?Sized>(&mut self, seq: u32, ep: &mut E) {
-        if seq == LOCAL {
-            // No far packet has that number: what the endpoint plays itself stays.
-            return;
-        }
-        self.drop_queued(|q| q.seq == seq);
+        self.drop_queued(|q| q.far_seq() == Some(seq));
         if matches!(self.mode, Mode::Sending { .. })
-            && self.queue.front().is_some_and(|q| q.seq == seq)
+            && self.queue.front().is_some_and(|q| q.far_seq() == Some(seq))
         {
             // Broken off inside the packet, as a sender that gives up would.
             self.queue.pop_front();
@@ -313,8 +332,9 @@ impl ByteEndpoint {
             Requester::Idle => None,
         };
         let kept = |q: &Queued| {
-            q.seq == LOCAL
-                || (Some(q.reply_to) == ours && !matches!(q.cmd, Command::Req | Command::Rts))
+            !q.is_far()
+                || (ours.is_some_and(|s| q.answers(s))
+                    && !matches!(q.cmd, Command::Req | Command::Rts))
         };
         let front_kept = self.queue.front().is_none_or(kept);
         let before = self.queue.len();
@@ -340,7 +360,7 @@ impl ByteEndpoint {
         let before = self.queue.len();
         let mut i = 0;
         self.queue.retain(|q| {
-            let keep = (sending && i == 0) || !gone(q);
+            let keep = (sending && i == 0) || !q.is_far() || !gone(q);
             i += 1;
             keep
         });
@@ -364,8 +384,7 @@ impl ByteEndpoint {
     fn play(&mut self, packets: &[tilink::Packet]) {
         for p in packets.iter().rev() {
             self.queue.push_front(Queued {
-                seq: LOCAL,
-                reply_to: LOCAL,
+                origin: Origin::Played,
                 cmd: p.cmd,
                 bytes: p.to_bytes(),
             });
@@ -395,7 +414,7 @@ impl ByteEndpoint {
                 // It declined the variable (SKIP/EXIT): the holder has already sent it, so
                 // its DATA is dropped, and the decline is ACKed here as the holder would.
                 self.requester = Requester::Idle;
-                self.drop_queued(|q| q.reply_to == seq);
+                self.drop_queued(|q| q.answers(seq));
                 self.play(&[tilink::Packet::ack(mid)]);
                 true
             }
@@ -467,11 +486,11 @@ impl ByteEndpoint {
         if q.cmd != Command::Ack {
             self.owed = Some(now);
         }
-        if q.seq == LOCAL {
+        let Some(seq) = q.far_seq() else {
             return;
-        }
+        };
         self.stats.delivered += 1;
-        self.last_in = q.seq;
+        self.last_in = seq;
         self.holder = match q.cmd {
             Command::Req => Holder::Asked { mid: q.bytes[0] },
             _ => Holder::Idle,
@@ -512,7 +531,7 @@ impl ByteEndpoint {
                     self.cancelled.pop_front();
                 }
                 self.cancelled.push_back(a.seq);
-                self.drop_queued(|q| q.reply_to == a.seq);
+                self.drop_queued(|q| q.answers(a.seq));
             }
         }
     }
@@ -543,7 +562,7 @@ impl ByteEndpoint {
                     // Our turn to talk: the calculator is between packets.
                     self.mode = Mode::Sending { pos: 0 };
                     let q = &self.queue[0];
-                    if q.seq != LOCAL && matches!(q.cmd, Command::Req | Command::Rts) {
+                    if q.is_far() && matches!(q.cmd, Command::Req | Command::Rts) {
                         // A far request waits on the wire for our calculator as long as the
                         // far one waits for an answer: its own reply timeout ends it (Cancel).
                         self.xport.send_patiently(q.bytes[0], REQUEST_PATIENCE);
@@ -606,8 +625,8 @@ impl ByteEndpoint {
                         // Not taken in time (at the first bit) or broken off: the far side
                         // learns it, and the rest of that exchange goes too.
                         let q = self.queue.pop_front().expect("front packet");
-                        if q.seq != LOCAL {
-                            self.out.push(Outgoing::Expired { seq: q.seq });
+                        if let Some(seq) = q.far_seq() {
+                            self.out.push(Outgoing::Expired { seq });
                             self.stats.expired += 1;
                         }
                         self.holder = Holder::Idle;

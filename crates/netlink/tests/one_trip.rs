@@ -322,7 +322,7 @@ fn a_request_waits_for_a_faster_calculator_as_long_as_the_requester_waits() {
 
 #[test]
 fn a_far_packet_numbered_zero_is_dropped() {
-    // 0 marks what the endpoint plays itself; a peer's packet 0 would be delivered uncounted.
+    // Sequence numbers start at 1 (docs/link.md): a peer's packet 0 names no packet.
     let mut asker = Side::new(&[("PULL", "Pause")], "PULL");
     asker
         .endpoint
