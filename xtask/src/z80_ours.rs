@@ -12,12 +12,9 @@ fn run_flat(image: &[u8], loops: u16) -> (f64, EndState) {
         mem: work::flat_memory(image, loops),
     };
     let mut cpu = Cpu::new();
-    let mut instructions = 0u64;
     let start = Instant::now();
-    while !cpu.halted() {
-        cpu.step(&mut bus);
-        instructions += 1;
-    }
+    // What `while !cpu.halted() { cpu.step(..) }` runs, through the core's run loop.
+    let instructions = cpu.run_until_halt(&mut bus, u64::MAX);
     let secs = start.elapsed().as_secs_f64();
     let end = EndState {
         t_states: cpu.t(),
@@ -39,8 +36,13 @@ fn run_machine(loops: u16) -> (f64, EndState) {
     let mut cpu = Cpu::new();
     let mut instructions = 0u64;
     let start = Instant::now();
-    // Until the final HALT with interrupts off.
-    while !cpu.halted() || cpu.iff1 {
+    // Until the final HALT with interrupts off: the run loop stops at each HALT, and `step`
+    // runs the halted CPU's cycles until the timer interrupt wakes it.
+    loop {
+        instructions += cpu.run_until_halt(&mut hw, u64::MAX);
+        if !cpu.iff1 {
+            break;
+        }
         cpu.step(&mut hw);
         instructions += 1;
     }

@@ -358,6 +358,189 @@ impl Cpu {
     fn set_a(&mut self, v: u8) {
         self.regs[A] = v;
     }
+
+    /// The Q latch: F as written by the last instruction if it wrote the flags, else 0 (SCF
+    /// and CCF take X and Y from it). Between instructions only.
+    #[inline(always)]
+    pub fn q(&self) -> u8 {
+        q_at(self.q, self.q_stamp, self.tm)
+    }
+
+    /// Sets the Q latch as if the last instruction had written it.
+    #[inline(always)]
+    pub fn set_q(&mut self, v: u8) {
+        self.q = v;
+        self.q_stamp = self.tm;
+    }
+
+    /// The R register: 7-bit M1 counter, bit 7 as last loaded.
+    #[inline(always)]
+    pub fn r(&self) -> u8 {
+        r_at(self.r7, self.r_base, m1_count(self.tm))
+    }
+
+    /// Loads R (LD R,A does this; so do save states and test harnesses).
+    #[inline(always)]
+    pub fn set_r(&mut self, v: u8) {
+        self.r_base = v.wrapping_sub(m1_count(self.tm));
+        self.r7 = v;
+    }
+
+    /// T-states since power-on (56 bits, wrapping).
+    #[inline(always)]
+    pub fn t(&self) -> u64 {
+        self.tm & T_MASK
+    }
+
+    /// Sets the T-state count (between instructions), keeping R and the Q latch.
+    pub fn set_t(&mut self, t: u64) {
+        let q = self.q();
+        self.tm = (self.tm & !T_MASK) | (t & T_MASK);
+        self.set_q(q);
+    }
+
+    /// The engine's view of this CPU (see [`Core`]).
+    #[inline(always)]
+    fn core(&mut self) -> Core<'_> {
+        Core {
+            pc: self.pc,
+            tm: self.tm,
+            cpu: self,
+        }
+    }
+
+    /// Runs until `self.t() >= until`, instruction by instruction. A halted CPU skips straight to
+    /// the bus's next event (or `until`), counting the M1 cycles it would have run.
+    pub fn run<BUS: Bus>(&mut self, bus: &mut BUS, until: u64) {
+        let mut core = self.core();
+        core.run_loop::<false, BUS>(bus, until, u64::MAX);
+        core.finish();
+    }
+
+    /// Runs what up to `max` calls of [`Cpu::step`] would run, stopping early once the CPU is
+    /// halted (a halted CPU runs no step here, where `step` would run its HALT cycles).
+    /// Returns the steps run. Faster than calling `step` in a loop: PC and the clock stay in
+    /// host registers from one instruction to the next.
+    pub fn run_until_halt<BUS: Bus>(&mut self, bus: &mut BUS, max: u64) -> u64 {
+        let mut core = self.core();
+        let n = core.run_loop::<true, BUS>(bus, u64::MAX, max);
+        core.finish();
+        n
+    }
+
+    /// Executes one instruction (a whole prefix chain), or accepts a pending interrupt, or
+    /// runs one M1 cycle of HALT. Returns the T-states it took.
+    #[inline(always)]
+    pub fn step<BUS: Bus>(&mut self, bus: &mut BUS) -> u32 {
+        let mut core = self.core();
+        let t = core.step(bus);
+        core.finish();
+        t
+    }
+}
+
+/// The Q latch's value at clock word `tm`, written as `q` when the word was `stamp`.
+#[inline(always)]
+fn q_at(q: u8, stamp: u64, tm: u64) -> u8 {
+    if tm.wrapping_sub(stamp) < Q_WINDOW {
+        q
+    } else {
+        0
+    }
+}
+
+/// R when the M1 count is `count`.
+#[inline(always)]
+fn r_at(r7: u8, r_base: u8, count: u8) -> u8 {
+    (r7 & 0x80) | (count.wrapping_add(r_base) & 0x7F)
+}
+
+/// The M1 count (modulo 256) held in a clock word.
+#[inline(always)]
+fn m1_count(tm: u64) -> u8 {
+    (tm >> 56) as u8
+}
+
+/// The engine: a [`Cpu`] with its PC and clock word taken out into locals, so that a run of
+/// instructions keeps them in host registers; every other register stays in the `Cpu`
+/// (through `Deref`). Carried through memory, PC and the clock made each instruction wait for
+/// the previous one's store to reach its load (see `docs/performance.md`, ninth session). Code
+/// run out of line gets the `Cpu` and the two values as arguments ([`outlined`]), so a
+/// `Core`'s own address never escapes and the compiler can keep it in registers.
+struct Core<'a> {
+    pc: u16,
+    tm: u64,
+    cpu: &'a mut Cpu,
+}
+
+impl std::ops::Deref for Core<'_> {
+    type Target = Cpu;
+    #[inline(always)]
+    fn deref(&self) -> &Cpu {
+        self.cpu
+    }
+}
+
+impl std::ops::DerefMut for Core<'_> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut Cpu {
+        self.cpu
+    }
+}
+
+/// The jobs [`outlined`] runs: the rare paths, kept out of the run loop.
+const OUT_NMI: u8 = 0;
+const OUT_INT: u8 = 1;
+const OUT_SPECIAL: u8 = 2;
+const OUT_CB: u8 = 3;
+const OUT_DD: u8 = 4;
+const OUT_FD: u8 = 5;
+const OUT_ED: u8 = 6;
+
+/// Runs `JOB` (`op` is the ED page's opcode) on a `Core` made from `cpu`, `pc` and `tm`, out
+/// of line. Returns the clock word, and PC in bits 0-15 with the job's answer in bit 16
+/// (whether `step_special` ran a step; true for the others): two scalars, which come back
+/// in host registers.
+#[inline(never)]
+fn outlined<const JOB: u8, BUS: Bus>(
+    cpu: &mut Cpu,
+    bus: &mut BUS,
+    pc: u16,
+    tm: u64,
+    op: u8,
+) -> (u64, u32) {
+    let mut k = Core { pc, tm, cpu };
+    let done = match JOB {
+        OUT_NMI => {
+            k.accept_nmi(bus);
+            true
+        }
+        OUT_INT => {
+            k.accept_int(bus);
+            true
+        }
+        OUT_SPECIAL => k.step_special(bus),
+        OUT_CB => {
+            k.exec_cb(bus);
+            true
+        }
+        OUT_DD => {
+            k.exec_prefixed::<IX, BUS>(bus);
+            true
+        }
+        OUT_FD => {
+            k.exec_prefixed::<IY, BUS>(bus);
+            true
+        }
+        _ => {
+            k.exec_ed_op(bus, op);
+            true
+        }
+    };
+    (k.tm, k.pc as u32 | (done as u32) << 16)
+}
+
+impl<'a> Core<'a> {
     /// Writes F as an instruction's flag result (and so the Q latch).
     #[inline(always)]
     fn set_flags(&mut self, v: u8) {
@@ -366,22 +549,20 @@ impl Cpu {
         self.q_stamp = self.tm;
     }
 
-    /// The Q latch: F as written by the last instruction if it wrote the flags, else 0 (SCF
-    /// and CCF take X and Y from it). Between instructions only.
+    /// PC and the clock back into the `Cpu`.
     #[inline(always)]
-    pub fn q(&self) -> u8 {
-        if self.tm.wrapping_sub(self.q_stamp) < Q_WINDOW {
-            self.q
-        } else {
-            0
-        }
+    fn finish(self) {
+        self.cpu.pc = self.pc;
+        self.cpu.tm = self.tm;
     }
 
-    /// Sets the Q latch as if the last instruction had written it.
+    /// Runs `JOB` out of line (see [`outlined`]); returns its answer.
     #[inline(always)]
-    pub fn set_q(&mut self, v: u8) {
-        self.q = v;
-        self.q_stamp = self.tm;
+    fn call_outlined<const JOB: u8, BUS: Bus>(&mut self, bus: &mut BUS, op: u8) -> bool {
+        let (tm, pc) = outlined::<JOB, BUS>(self.cpu, bus, self.pc, self.tm, op);
+        self.pc = pc as u16;
+        self.tm = tm;
+        pc >> 16 != 0
     }
 
     /// The Q latch as the instruction now executing found it: its own M1 cycles (one, or
@@ -406,28 +587,28 @@ impl Cpu {
 
     // ---------------------------------------------------------------- bus cycles
 
-    /// The R register: 7-bit M1 counter, bit 7 as last loaded.
+    /// R (see [`Cpu::r`]).
     #[inline(always)]
-    pub fn r(&self) -> u8 {
+    fn r(&self) -> u8 {
         self.r_after(self.m1_count())
     }
 
     /// R as it reads when the M1 count is `count`.
     #[inline(always)]
     fn r_after(&self, count: u8) -> u8 {
-        (self.r7 & 0x80) | (count.wrapping_add(self.r_base) & 0x7F)
+        r_at(self.r7, self.r_base, count)
     }
 
-    /// Loads R (LD R,A does this; so do save states and test harnesses).
+    /// Loads R (LD R,A).
     #[inline(always)]
-    pub fn set_r(&mut self, v: u8) {
+    fn set_r(&mut self, v: u8) {
         self.r_base = v.wrapping_sub(self.m1_count());
         self.r7 = v;
     }
 
     #[inline(always)]
     fn m1_count(&self) -> u8 {
-        (self.tm >> 56) as u8
+        m1_count(self.tm)
     }
 
     #[inline(always)]
@@ -435,17 +616,10 @@ impl Cpu {
         self.tm = self.tm.wrapping_add(M1_ONE);
     }
 
-    /// T-states since power-on (56 bits, wrapping).
+    /// T-states since power-on (see [`Cpu::t`]).
     #[inline(always)]
-    pub fn t(&self) -> u64 {
+    fn t(&self) -> u64 {
         self.tm & T_MASK
-    }
-
-    /// Sets the T-state count (between instructions), keeping R and the Q latch.
-    pub fn set_t(&mut self, t: u64) {
-        let q = self.q();
-        self.tm = (self.tm & !T_MASK) | (t & T_MASK);
-        self.set_q(q);
     }
 
     /// `n` T-states pass.
@@ -803,6 +977,7 @@ impl Cpu {
         self.set_flags(f);
     }
 
+    #[inline(always)]
     fn daa(&mut self) {
         let a = self.a();
         let f = self.f();
@@ -842,20 +1017,55 @@ impl Cpu {
 
     // ---------------------------------------------------------------- running
 
-    /// Runs until `self.t() >= until`, instruction by instruction. A halted CPU skips straight to
-    /// the bus's next event (or `until`), counting the M1 cycles it would have run.
-    pub fn run<BUS: Bus>(&mut self, bus: &mut BUS, until: u64) {
-        while self.t() < until {
-            if self.halted() && !self.interrupt_due(bus) {
-                let target = bus.next_event(self.t()).min(until);
-                let n = target.saturating_sub(self.t()).div_ceil(4).max(1);
-                // At least one M1 passes, so the Q latch lapses by itself.
-                self.tick(n.wrapping_mul(4 + M1_ONE));
-                self.special &= !(SPECIAL_EI | SPECIAL_P);
-                continue;
+    /// The loop behind [`Cpu::run`] and [`Cpu::run_until_halt`]: steps while the clock is
+    /// below `until` and fewer than `max` steps ran. With `HALT_STOPS` it stops at HALT;
+    /// otherwise a halted CPU skips straight to the bus's next event (or `until`), counting
+    /// the M1 cycles it would have run. Returns the steps run (a skip counts as none).
+    #[inline(always)]
+    fn run_loop<const HALT_STOPS: bool, BUS: Bus>(
+        &mut self,
+        bus: &mut BUS,
+        until: u64,
+        max: u64,
+    ) -> u64 {
+        let mut n = 0;
+        while n < max && self.t() < until {
+            if self.special == 0 {
+                // As in `step`.
+                if bus.nmi_edge(self.t()) {
+                    self.call_outlined::<OUT_NMI, BUS>(bus, 0);
+                    n += 1;
+                    continue;
+                }
+                if self.iff1 && bus.int_line(self.t()) {
+                    self.call_outlined::<OUT_INT, BUS>(bus, 0);
+                    n += 1;
+                    continue;
+                }
+            } else {
+                if self.halted() {
+                    if HALT_STOPS {
+                        break;
+                    }
+                    if !self.interrupt_due(bus) {
+                        let target = bus.next_event(self.t()).min(until);
+                        let m = target.saturating_sub(self.t()).div_ceil(4).max(1);
+                        // At least one M1 passes, so the Q latch lapses by itself.
+                        self.tick(m.wrapping_mul(4 + M1_ONE));
+                        self.special &= !(SPECIAL_EI | SPECIAL_P);
+                        continue;
+                    }
+                }
+                if self.call_outlined::<OUT_SPECIAL, BUS>(bus, 0) {
+                    n += 1;
+                    continue;
+                }
             }
-            self.step(bus);
+            let op = self.fetch_bus(bus);
+            self.exec::<HL, true, BUS>(bus, op);
+            n += 1;
         }
+        n
     }
 
     #[inline(always)]
@@ -867,19 +1077,19 @@ impl Cpu {
     /// Executes one instruction (a whole prefix chain), or accepts a pending interrupt, or
     /// runs one M1 cycle of HALT. Returns the T-states it took.
     #[inline(always)]
-    pub fn step<BUS: Bus>(&mut self, bus: &mut BUS) -> u32 {
+    fn step<BUS: Bus>(&mut self, bus: &mut BUS) -> u32 {
         let t0 = self.t();
         if self.special == 0 {
             // NMI is taken after any instruction; /INT when IFF1 is set.
             if bus.nmi_edge(self.t()) {
-                self.accept_nmi(bus);
+                self.call_outlined::<OUT_NMI, BUS>(bus, 0);
                 return self.t().wrapping_sub(t0) as u32;
             }
             if self.iff1 && bus.int_line(self.t()) {
-                self.accept_int(bus);
+                self.call_outlined::<OUT_INT, BUS>(bus, 0);
                 return self.t().wrapping_sub(t0) as u32;
             }
-        } else if self.step_special(bus) {
+        } else if self.call_outlined::<OUT_SPECIAL, BUS>(bus, 0) {
             return self.t().wrapping_sub(t0) as u32;
         }
         let op = self.fetch_bus(bus);
@@ -891,7 +1101,7 @@ impl Cpu {
     /// accepts an interrupt, or runs one M1 cycle of HALT (and returns `true`), or clears the
     /// EI shadow and the LD A,I/R flag and returns `false` for `step` to fetch an instruction
     /// as usual.
-    #[inline(never)]
+    #[inline(always)]
     fn step_special<BUS: Bus>(&mut self, bus: &mut BUS) -> bool {
         let prefix = self.special & SPECIAL_PREFIX;
         if prefix != 0 {
@@ -1073,7 +1283,8 @@ impl Cpu {
             }
             0x08 => {
                 let af = self.af();
-                self.set_af(self.af_alt);
+                let v = self.af_alt;
+                self.set_af(v);
                 self.af_alt = af;
             }
             // ADD HL,rr
@@ -1263,7 +1474,7 @@ impl Cpu {
             }
             0xCB => {
                 if X_ == HL {
-                    self.exec_cb(bus);
+                    self.call_outlined::<OUT_CB, BUS>(bus, 0);
                 } else {
                     self.exec_index_cb::<X_, BUS>(bus);
                 }
@@ -1291,15 +1502,22 @@ impl Cpu {
             }
             0xD9 => {
                 let (bc, de, hl) = (self.bc(), self.de(), self.hl());
-                self.set_bc(self.bc_alt);
-                self.set_de(self.de_alt);
-                self.set_hl(self.hl_alt);
+                let v = self.bc_alt;
+                self.set_bc(v);
+                let v = self.de_alt;
+                self.set_de(v);
+                let v = self.hl_alt;
+                self.set_hl(v);
                 self.bc_alt = bc;
                 self.de_alt = de;
                 self.hl_alt = hl;
             }
-            0xDD => self.exec_prefixed::<IX, BUS>(bus),
-            0xFD => self.exec_prefixed::<IY, BUS>(bus),
+            0xDD => {
+                self.call_outlined::<OUT_DD, BUS>(bus, 0);
+            }
+            0xFD => {
+                self.call_outlined::<OUT_FD, BUS>(bus, 0);
+            }
             0xE3 => {
                 let sp = self.sp;
                 let v = self.read16(bus, sp);
@@ -1314,7 +1532,8 @@ impl Cpu {
             0xE9 => self.pc = self.xy::<X_>(),
             0xEB => {
                 let de = self.de();
-                self.set_de(self.hl());
+                let hl = self.hl();
+                self.set_de(hl);
                 self.set_hl(de);
             }
             0xED => {
@@ -1337,7 +1556,7 @@ impl Cpu {
                         }
                         _ => {
                             self.m1_done();
-                            self.exec_ed_op(bus, op)
+                            self.call_outlined::<OUT_ED, BUS>(bus, op);
                         }
                     }
                 } else {
@@ -1363,7 +1582,7 @@ impl Cpu {
     /// After DD or FD. A further prefix ends this step with the new prefix pending (the
     /// last one wins), so a run of prefixes can never hold `step` forever; no interrupt is
     /// accepted between a prefix and its instruction.
-    #[inline(never)]
+    #[inline(always)]
     fn exec_prefixed<const X_: u8, BUS: Bus>(&mut self, bus: &mut BUS) {
         let op = self.fetch_bus(bus);
         match op {
@@ -1429,7 +1648,7 @@ impl Cpu {
     /// The CB page, dispatched on a constant opcode like the unprefixed table (the rotate
     /// kind, bit number and register fold away). Out of line: inlined into `step`, it made
     /// the bench's mix workload 14 % slower by wall clock though it ran fewer instructions.
-    #[inline(never)]
+    #[inline(always)]
     fn exec_cb<BUS: Bus>(&mut self, bus: &mut BUS) {
         let op = self.fetch_op(bus);
         dispatch!(op, self.exec_cb_op::<[BUS]>(bus))
@@ -1506,7 +1725,7 @@ impl Cpu {
     }
 
     /// The ED page, its second opcode `op` already fetched.
-    #[inline(never)]
+    #[inline(always)]
     fn exec_ed_op<BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
         match op {
             // IN r,(C) / IN (C)
