@@ -384,11 +384,21 @@ fn count_instructions(
     Ok((n, Reported::from_output(core, workload, &stdout)?))
 }
 
+/// How each core is driven (the child binaries inherit `BENCH_Z80_OURS_STEP`).
+fn drivers() -> &'static str {
+    if std::env::var_os("BENCH_Z80_OURS_STEP").is_some() {
+        "ours runs through step (BENCH_Z80_OURS_STEP), one call per instruction, as the peer does"
+    } else {
+        "ours runs through its run loop (Cpu::run_until_halt), the peer through step, its only way to run (BENCH_Z80_OURS_STEP=1: ours through step too)"
+    }
+}
+
 /// `cargo xtask bench-z80 --instructions`: host instructions of each core per workload.
 pub fn run_instructions() -> Result<()> {
     let chosen = chosen_workloads()?;
     let dir = build()?;
     println!("bench-z80 --instructions: host instructions under callgrind, one run per core and workload, each core in its own binary");
+    println!("{}", drivers());
     let mut worst: Option<(f64, String)> = None;
     for w in &chosen {
         let loops = loops_for(instruction_loops(w))?;
@@ -416,6 +426,7 @@ pub fn run() -> Result<()> {
     let chosen = chosen_workloads()?;
     let dir = build()?;
     println!("bench-z80: {rounds} rounds per core and workload, alternating, each core in its own binary");
+    println!("{}", drivers());
     if std::env::var_os("BENCH_Z80_PEER_BIN").is_some() {
         let peer_bin = binary(&dir, "peer");
         ensure!(
@@ -499,16 +510,26 @@ mod tests {
     #[test]
     fn both_cores_agree_on_short_runs_of_every_workload() {
         for (w, loops) in [("mix", 2), ("exerciser", 1), ("tios", 20)] {
-            let (_, a) = z80_ours::run(w, loops);
             let (_, b) = z80_peer::run(w, loops);
-            work::check(w, a.checked_memory(w), loops).unwrap();
             work::check(w, b.checked_memory(w), loops).unwrap();
-            assert_eq!(
-                (a.t_states, a.instructions),
-                (b.t_states, b.instructions),
-                "{w}"
-            );
-            assert_eq!(a.digest(), b.digest(), "{w}");
+            // Ours as the benchmark drives it (its run loop unless BENCH_Z80_OURS_STEP is set)
+            // and through `step`: the same end state as the peer.
+            let ours = [
+                (z80_ours::Driver::from_env(), z80_ours::run(w, loops).1),
+                (
+                    z80_ours::Driver::Step,
+                    z80_ours::run_driven(w, loops, z80_ours::Driver::Step).1,
+                ),
+            ];
+            for (driver, a) in ours {
+                work::check(w, a.checked_memory(w), loops).unwrap();
+                assert_eq!(
+                    (a.t_states, a.instructions),
+                    (b.t_states, b.instructions),
+                    "{w} {driver:?}"
+                );
+                assert_eq!(a.digest(), b.digest(), "{w} {driver:?}");
+            }
         }
     }
 

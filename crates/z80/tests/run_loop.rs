@@ -80,7 +80,11 @@ impl Bus for ChaosBus {
     }
     fn int_ack(&mut self, t: u64) -> u8 {
         // Mostly RST 38h (IM 0), sometimes another opcode byte or IM 2 vector.
-        let v = if t.is_multiple_of(3) { 0xFF } else { (t >> 3) as u8 };
+        let v = if t.is_multiple_of(3) {
+            0xFF
+        } else {
+            (t >> 3) as u8
+        };
         self.log.push((7, 0, v, t));
         v
     }
