@@ -636,7 +636,7 @@ impl<'a> Core<'a> {
         op
     }
 
-    /// The bus half of an M1 cycle (opcode read, refresh address); [`Cpu::m1_done`] then
+    /// The bus half of an M1 cycle (opcode read, refresh address); [`Core::m1_done`] then
     /// accounts for it. Split so that the opcode tables can do the accounting inside each
     /// opcode's body, where the compiler merges it with the body's own PC and T-state
     /// updates instead of storing PC and T once before the dispatch and again after.
@@ -1194,7 +1194,7 @@ impl<'a> Core<'a> {
 
     /// The unprefixed table, or the DD/FD table when `X_` is IX/IY.
     #[inline(always)]
-    /// `FETCHED`: `op` came from [`Cpu::fetch_bus`] and its M1 cycle is still to be
+    /// `FETCHED`: `op` came from [`Core::fetch_bus`] and its M1 cycle is still to be
     /// accounted (false for IM 0, whose opcode comes from the interrupt acknowledge).
     fn exec<const X_: u8, const FETCHED: bool, BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
         // Both tables dispatch on a constant opcode: the DD/FD bodies are as cheap as the

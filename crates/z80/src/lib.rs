@@ -5,6 +5,9 @@
 //! * Time passes inside bus accesses: every access is made through [`Bus`] at the T-state its
 //!   machine cycle begins, so a port read sees the machine exactly as it is at that moment.
 //! * No dependencies, no globals, no allocation while running, no panics on any byte sequence.
+//! * [`Cpu::step`] runs one instruction; [`Cpu::run`] (to a T-state) and
+//!   [`Cpu::run_until_halt`] run many and do exactly what repeated `step` calls would, faster:
+//!   they keep PC and the clock in host registers between instructions.
 
 #![forbid(unsafe_code)]
 
