@@ -488,21 +488,44 @@ impl std::ops::DerefMut for Core<'_> {
     }
 }
 
-/// The jobs [`outlined`] runs: the rare paths, kept out of the run loop.
-const OUT_NMI: u8 = 0;
-const OUT_INT: u8 = 1;
-const OUT_SPECIAL: u8 = 2;
-const OUT_CB: u8 = 3;
-const OUT_DD: u8 = 4;
-const OUT_FD: u8 = 5;
-const OUT_ED: u8 = 6;
+/// A rare path that [`outlined`] runs out of the run loop. One type per job, so that each
+/// instance of `outlined` holds its own job's code and nothing else.
+trait OutOfLine {
+    /// Runs the job (`op` is the ED page's opcode); `false` only when `step_special` ran no
+    /// step.
+    fn run<BUS: Bus>(k: &mut Core<'_>, bus: &mut BUS, op: u8) -> bool;
+}
 
-/// Runs `JOB` (`op` is the ED page's opcode) on a `Core` made from `cpu`, `pc` and `tm`, out
-/// of line. Returns the clock word, and PC in bits 0-15 with the job's answer in bit 16
-/// (whether `step_special` ran a step; true for the others): two scalars, which come back
-/// in host registers.
+macro_rules! out_of_line {
+    ($($name:ident: |$k:ident, $bus:ident, $op:ident| $body:expr;)*) => {
+        $(
+            struct $name;
+            impl OutOfLine for $name {
+                #[inline(always)]
+                fn run<BUS: Bus>($k: &mut Core<'_>, $bus: &mut BUS, $op: u8) -> bool {
+                    let _ = $op;
+                    $body
+                }
+            }
+        )*
+    };
+}
+
+out_of_line! {
+    OutNmi: |k, bus, op| { k.accept_nmi(bus); true };
+    OutInt: |k, bus, op| { k.accept_int(bus); true };
+    OutSpecial: |k, bus, op| k.step_special(bus);
+    OutCb: |k, bus, op| { k.exec_cb(bus); true };
+    OutDd: |k, bus, op| { k.exec_prefixed::<IX, BUS>(bus); true };
+    OutFd: |k, bus, op| { k.exec_prefixed::<IY, BUS>(bus); true };
+    OutEd: |k, bus, op| { k.exec_ed_op(bus, op); true };
+}
+
+/// Runs `J` on a `Core` made from `cpu`, `pc` and `tm`, out of line. Returns the clock word,
+/// and PC in bits 0-15 with the job's answer in bit 16: two scalars, which come back in host
+/// registers.
 #[inline(never)]
-fn outlined<const JOB: u8, BUS: Bus>(
+fn outlined<J: OutOfLine, BUS: Bus>(
     cpu: &mut Cpu,
     bus: &mut BUS,
     pc: u16,
@@ -510,33 +533,7 @@ fn outlined<const JOB: u8, BUS: Bus>(
     op: u8,
 ) -> (u64, u32) {
     let mut k = Core { pc, tm, cpu };
-    let done = match JOB {
-        OUT_NMI => {
-            k.accept_nmi(bus);
-            true
-        }
-        OUT_INT => {
-            k.accept_int(bus);
-            true
-        }
-        OUT_SPECIAL => k.step_special(bus),
-        OUT_CB => {
-            k.exec_cb(bus);
-            true
-        }
-        OUT_DD => {
-            k.exec_prefixed::<IX, BUS>(bus);
-            true
-        }
-        OUT_FD => {
-            k.exec_prefixed::<IY, BUS>(bus);
-            true
-        }
-        _ => {
-            k.exec_ed_op(bus, op);
-            true
-        }
-    };
+    let done = J::run(&mut k, bus, op);
     (k.tm, k.pc as u32 | (done as u32) << 16)
 }
 
@@ -556,10 +553,10 @@ impl<'a> Core<'a> {
         self.cpu.tm = self.tm;
     }
 
-    /// Runs `JOB` out of line (see [`outlined`]); returns its answer.
+    /// Runs `J` out of line (see [`outlined`]); returns its answer.
     #[inline(always)]
-    fn call_outlined<const JOB: u8, BUS: Bus>(&mut self, bus: &mut BUS, op: u8) -> bool {
-        let (tm, pc) = outlined::<JOB, BUS>(self.cpu, bus, self.pc, self.tm, op);
+    fn call_outlined<J: OutOfLine, BUS: Bus>(&mut self, bus: &mut BUS, op: u8) -> bool {
+        let (tm, pc) = outlined::<J, BUS>(self.cpu, bus, self.pc, self.tm, op);
         self.pc = pc as u16;
         self.tm = tm;
         pc >> 16 != 0
@@ -1033,12 +1030,12 @@ impl<'a> Core<'a> {
             if self.special == 0 {
                 // As in `step`.
                 if bus.nmi_edge(self.t()) {
-                    self.call_outlined::<OUT_NMI, BUS>(bus, 0);
+                    self.call_outlined::<OutNmi, BUS>(bus, 0);
                     n += 1;
                     continue;
                 }
                 if self.iff1 && bus.int_line(self.t()) {
-                    self.call_outlined::<OUT_INT, BUS>(bus, 0);
+                    self.call_outlined::<OutInt, BUS>(bus, 0);
                     n += 1;
                     continue;
                 }
@@ -1056,7 +1053,7 @@ impl<'a> Core<'a> {
                         continue;
                     }
                 }
-                if self.call_outlined::<OUT_SPECIAL, BUS>(bus, 0) {
+                if self.call_outlined::<OutSpecial, BUS>(bus, 0) {
                     n += 1;
                     continue;
                 }
@@ -1082,14 +1079,14 @@ impl<'a> Core<'a> {
         if self.special == 0 {
             // NMI is taken after any instruction; /INT when IFF1 is set.
             if bus.nmi_edge(self.t()) {
-                self.call_outlined::<OUT_NMI, BUS>(bus, 0);
+                self.call_outlined::<OutNmi, BUS>(bus, 0);
                 return self.t().wrapping_sub(t0) as u32;
             }
             if self.iff1 && bus.int_line(self.t()) {
-                self.call_outlined::<OUT_INT, BUS>(bus, 0);
+                self.call_outlined::<OutInt, BUS>(bus, 0);
                 return self.t().wrapping_sub(t0) as u32;
             }
-        } else if self.call_outlined::<OUT_SPECIAL, BUS>(bus, 0) {
+        } else if self.call_outlined::<OutSpecial, BUS>(bus, 0) {
             return self.t().wrapping_sub(t0) as u32;
         }
         let op = self.fetch_bus(bus);
@@ -1103,23 +1100,25 @@ impl<'a> Core<'a> {
     /// as usual.
     #[inline(always)]
     fn step_special<BUS: Bus>(&mut self, bus: &mut BUS) -> bool {
+        // Itself out of line: the pages and the interrupts it may run are each compiled once
+        // (their own `outlined` jobs), not again inside this one.
         let prefix = self.special & SPECIAL_PREFIX;
         if prefix != 0 {
             self.special &= !SPECIAL_PREFIX;
             if prefix == SPECIAL_DD {
-                self.exec_prefixed::<IX, BUS>(bus);
+                self.call_outlined::<OutDd, BUS>(bus, 0);
             } else {
-                self.exec_prefixed::<IY, BUS>(bus);
+                self.call_outlined::<OutFd, BUS>(bus, 0);
             }
             return true;
         }
         // NMI is taken after any instruction; the EI shadow only holds off /INT.
         if bus.nmi_edge(self.t()) {
-            self.accept_nmi(bus);
+            self.call_outlined::<OutNmi, BUS>(bus, 0);
             return true;
         }
         if !self.ei() && self.iff1 && bus.int_line(self.t()) {
-            self.accept_int(bus);
+            self.call_outlined::<OutInt, BUS>(bus, 0);
             return true;
         }
         self.special &= !(SPECIAL_EI | SPECIAL_P);
@@ -1214,7 +1213,13 @@ impl<'a> Core<'a> {
         self.exec_body::<X_, BUS>(bus, OP)
     }
 
-    #[inline(always)]
+    /// Every opcode's body. Inlined into each constant-opcode instance (`exec_op`) only in
+    /// builds without debug assertions: the test profile (opt-level 1) would otherwise copy
+    /// the whole table into every instance before folding it, which took minutes and
+    /// gigabytes per test binary. The same holds for `exec_prefixed`, `exec_cb_body` and
+    /// `exec_ed_op`. The conformance suites and the benches run the release build, which
+    /// inlines all four.
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn exec_body<const X_: u8, BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
         match op {
             0x00 => {}
@@ -1474,7 +1479,7 @@ impl<'a> Core<'a> {
             }
             0xCB => {
                 if X_ == HL {
-                    self.call_outlined::<OUT_CB, BUS>(bus, 0);
+                    self.call_outlined::<OutCb, BUS>(bus, 0);
                 } else {
                     self.exec_index_cb::<X_, BUS>(bus);
                 }
@@ -1513,10 +1518,10 @@ impl<'a> Core<'a> {
                 self.hl_alt = hl;
             }
             0xDD => {
-                self.call_outlined::<OUT_DD, BUS>(bus, 0);
+                self.call_outlined::<OutDd, BUS>(bus, 0);
             }
             0xFD => {
-                self.call_outlined::<OUT_FD, BUS>(bus, 0);
+                self.call_outlined::<OutFd, BUS>(bus, 0);
             }
             0xE3 => {
                 let sp = self.sp;
@@ -1556,7 +1561,7 @@ impl<'a> Core<'a> {
                         }
                         _ => {
                             self.m1_done();
-                            self.call_outlined::<OUT_ED, BUS>(bus, op);
+                            self.call_outlined::<OutEd, BUS>(bus, op);
                         }
                     }
                 } else {
@@ -1582,7 +1587,7 @@ impl<'a> Core<'a> {
     /// After DD or FD. A further prefix ends this step with the new prefix pending (the
     /// last one wins), so a run of prefixes can never hold `step` forever; no interrupt is
     /// accepted between a prefix and its instruction.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn exec_prefixed<const X_: u8, BUS: Bus>(&mut self, bus: &mut BUS) {
         let op = self.fetch_bus(bus);
         match op {
@@ -1659,7 +1664,7 @@ impl<'a> Core<'a> {
         self.exec_cb_body(bus, OP)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn exec_cb_body<BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
         let r = op & 7;
         let n = (op >> 3) & 7;
@@ -1721,11 +1726,11 @@ impl<'a> Core<'a> {
     #[inline(always)]
     fn exec_ed<BUS: Bus>(&mut self, bus: &mut BUS) {
         let op = self.fetch_op(bus);
-        self.exec_ed_op(bus, op);
+        self.call_outlined::<OutEd, BUS>(bus, op);
     }
 
     /// The ED page, its second opcode `op` already fetched.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn exec_ed_op<BUS: Bus>(&mut self, bus: &mut BUS, op: u8) {
         match op {
             // IN r,(C) / IN (C)
