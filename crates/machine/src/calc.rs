@@ -144,7 +144,9 @@ impl Firmware for RomFirmware {
     fn save_state(&self, w: &mut StateWriter) {
         let c = &self.cpu;
         w.u64(self.rom_hash);
-        w.bytes(&c.regs);
+        // In the Z80's order (B C D E H L F A), whatever order `Cpu::regs` keeps them in.
+        let regs: [u8; 8] = std::array::from_fn(|i| c.regs[z80::reg::slot(i as u8)]);
+        w.bytes(&regs);
         for v in [
             c.af_alt, c.bc_alt, c.de_alt, c.hl_alt, c.ix, c.iy, c.sp, c.pc, c.wz,
         ] {
@@ -169,7 +171,9 @@ impl Firmware for RomFirmware {
         if regs.len() != 8 {
             return Err(StateError::Corrupt("CPU register file"));
         }
-        c.regs.copy_from_slice(regs);
+        for (i, &v) in regs.iter().enumerate() {
+            c.regs[z80::reg::slot(i as u8)] = v;
+        }
         c.af_alt = r.u16()?;
         c.bc_alt = r.u16()?;
         c.de_alt = r.u16()?;
@@ -536,6 +540,29 @@ mod tests {
         assert_eq!(contrast_shade(0), 0);
         assert_eq!(contrast_shade(30), 0);
         assert_eq!(contrast_shade(63), 255);
+    }
+
+    #[test]
+    fn state_files_keep_the_registers_in_the_z80s_order() {
+        // The CPU record lists B C D E H L F A, as every earlier build wrote it, which is not
+        // the order `Cpu::regs` keeps them in; a file written by an older build must load
+        // with its pairs the right way round.
+        let mut fw = RomFirmware::new(RomImage::from_program(&[0x76]));
+        fw.cpu.set_bc(0x0102);
+        fw.cpu.set_de(0x0304);
+        fw.cpu.set_hl(0x0506);
+        fw.cpu.set_af(0x0807);
+        let mut w = StateWriter(Vec::new());
+        fw.save_state(&mut w);
+        // After the ROM hash (8 bytes) and the byte string's length (8 bytes).
+        assert_eq!(&w.0[8..16], &8u64.to_le_bytes());
+        assert_eq!(&w.0[16..24], &[1, 2, 3, 4, 5, 6, 7, 8]);
+        let mut back = RomFirmware::new(RomImage::from_program(&[0x76]));
+        back.load_state(&w.0).unwrap();
+        assert_eq!(
+            (back.cpu.bc(), back.cpu.de(), back.cpu.hl(), back.cpu.af()),
+            (0x0102, 0x0304, 0x0506, 0x0807)
+        );
     }
 
     #[test]

@@ -54,16 +54,25 @@ macro_rules! dispatch {
     };
 }
 
-/// Index of each 8-bit register in [`Cpu::regs`]: the Z80's own register encoding, with F in
-/// the slot that `(HL)` takes in opcodes (so an opcode's register field indexes directly).
-pub const B: usize = 0;
-pub const C_: usize = 1;
-pub const D: usize = 2;
-pub const E: usize = 3;
-pub const H_: usize = 4;
-pub const L: usize = 5;
+/// Index of each 8-bit register in [`Cpu::regs`]. Each pair is stored low byte first (C B,
+/// E D, L H, F A), as the host is little-endian, so reading a pair is one 16-bit load and no
+/// byte swap; [`reg_slot`] maps an opcode's register field to its slot.
+pub const C_: usize = 0;
+pub const B: usize = 1;
+pub const E: usize = 2;
+pub const D: usize = 3;
+pub const L: usize = 4;
+pub const H_: usize = 5;
 pub const F: usize = 6;
 pub const A: usize = 7;
+
+/// The slot in [`Cpu::regs`] of the register an opcode's 3-bit field names (0 B, 1 C, 2 D,
+/// 3 E, 4 H, 5 L, 7 A; 6, the `(HL)` operand, gives F's slot).
+#[inline(always)]
+pub const fn reg_slot(field: u8) -> usize {
+    const SLOTS: [usize; 8] = [B, C_, D, E, H_, L, F, A];
+    SLOTS[(field & 7) as usize]
+}
 
 const fn build_sz53(parity: bool) -> [u8; 256] {
     let mut t = [0u8; 256];
@@ -138,7 +147,8 @@ const IY: u8 = 2;
 /// [`Cpu::set_t`]): an M1 cycle is one add to that word, on the hottest path of the core.
 #[derive(Clone, Debug)]
 pub struct Cpu {
-    /// B, C, D, E, H, L, F, A (see the index constants [`B`], [`A`], ...).
+    /// The 8-bit registers, each pair low byte first: C, B, E, D, L, H, F, A (index with the
+    /// constants [`B`], [`A`], ..., or with [`reg_slot`] from an opcode's register field).
     pub regs: [u8; 8],
     pub af_alt: u16,
     pub bc_alt: u16,
@@ -224,13 +234,13 @@ macro_rules! pair {
     ($get:ident, $set:ident, $hi:expr, $lo:expr) => {
         #[inline(always)]
         pub fn $get(&self) -> u16 {
-            u16::from_be_bytes([self.regs[$hi], self.regs[$lo]])
+            u16::from_le_bytes([self.regs[$lo], self.regs[$hi]])
         }
         #[inline(always)]
         pub fn $set(&mut self, v: u16) {
-            let [hi, lo] = v.to_be_bytes();
-            self.regs[$hi] = hi;
+            let [lo, hi] = v.to_le_bytes();
             self.regs[$lo] = lo;
+            self.regs[$hi] = hi;
         }
     };
 }
@@ -354,11 +364,6 @@ impl Cpu {
     pub fn f(&self) -> u8 {
         self.regs[F]
     }
-    #[inline(always)]
-    fn set_a(&mut self, v: u8) {
-        self.regs[A] = v;
-    }
-
     /// The Q latch: F as written by the last instruction if it wrote the flags, else 0 (SCF
     /// and CCF take X and Y from it). Between instructions only.
     #[inline(always)]
@@ -402,11 +407,7 @@ impl Cpu {
     /// The engine's view of this CPU (see [`Core`]).
     #[inline(always)]
     fn core(&mut self) -> Core<'_> {
-        Core {
-            pc: self.pc,
-            tm: self.tm,
-            cpu: self,
-        }
+        Core::new(self, self.pc, self.tm)
     }
 
     /// Runs until `self.t() >= until`, instruction by instruction. A halted CPU skips straight to
@@ -419,8 +420,8 @@ impl Cpu {
 
     /// Runs what up to `max` calls of [`Cpu::step`] would run, stopping early once the CPU is
     /// halted (a halted CPU runs no step here, where `step` would run its HALT cycles).
-    /// Returns the steps run. Faster than calling `step` in a loop: PC and the clock stay in
-    /// host registers from one instruction to the next.
+    /// Returns the steps run. Faster than calling `step` in a loop: PC, the clock, A and F
+    /// stay in host registers from one instruction to the next.
     pub fn run_until_halt<BUS: Bus>(&mut self, bus: &mut BUS, max: u64) -> u64 {
         let mut core = self.core();
         let n = core.run_loop::<true, BUS>(bus, u64::MAX, max);
@@ -461,15 +462,19 @@ fn m1_count(tm: u64) -> u8 {
     (tm >> 56) as u8
 }
 
-/// The engine: a [`Cpu`] with its PC and clock word taken out into locals, so that a run of
-/// instructions keeps them in host registers; every other register stays in the `Cpu`
-/// (through `Deref`). Carried through memory, PC and the clock made each instruction wait for
-/// the previous one's store to reach its load (see `docs/performance.md`, ninth session). Code
-/// run out of line gets the `Cpu` and the two values as arguments ([`outlined`]), so a
-/// `Core`'s own address never escapes and the compiler can keep it in registers.
+/// The engine: a [`Cpu`] with its PC, clock word, A and F taken out into locals, so that a
+/// run of instructions keeps them in host registers; every other register stays in the `Cpu`
+/// (through `Deref`). Carried through memory, each made an instruction that reads it wait
+/// for the previous one's store to reach its load (see `docs/performance.md`, ninth and
+/// eleventh sessions). Code run out of line gets the `Cpu` and the values as arguments
+/// ([`outlined`]), so a `Core`'s own address never escapes and the compiler can keep it in
+/// registers.
 struct Core<'a> {
     pc: u16,
     tm: u64,
+    /// A and F, which nearly every instruction reads or writes (see [`Core::reg`]).
+    a: u8,
+    f: u8,
     cpu: &'a mut Cpu,
 }
 
@@ -518,47 +523,123 @@ out_of_line! {
     OutCb: |k, bus, op| { k.exec_cb(bus); true };
     OutDd: |k, bus, op| { k.exec_prefixed::<IX, BUS>(bus); true };
     OutFd: |k, bus, op| { k.exec_prefixed::<IY, BUS>(bus); true };
+    OutDdCb: |k, bus, op| { k.exec_index_cb::<IX, BUS>(bus); true };
+    OutFdCb: |k, bus, op| { k.exec_index_cb::<IY, BUS>(bus); true };
     OutEd: |k, bus, op| { k.exec_ed_op(bus, op); true };
 }
 
-/// Runs `J` on a `Core` made from `cpu`, `pc` and `tm`, out of line. Returns the clock word,
-/// and PC in bits 0-15 with the job's answer in bit 16: two scalars, which come back in host
-/// registers.
+/// Runs `J` out of line on a `Core` made from `cpu`, PC, the clock word `tm`, A and F (`op`
+/// is the job's opcode). Returns the clock word, and PC in bits 0-15 with the job's answer
+/// in bit 16: two scalars, which come back in host registers. A and F go in as arguments
+/// but come back through `cpu.regs`: packing them into the returned word put a chain of
+/// shifts on F between one CB-page instruction and the next (`RR L` twice as slow).
 #[inline(never)]
 fn outlined<J: OutOfLine, BUS: Bus>(
     cpu: &mut Cpu,
     bus: &mut BUS,
-    pc: u16,
     tm: u64,
-    op: u8,
+    pc_op: u32,
+    a: u8,
+    f: u8,
 ) -> (u64, u32) {
-    let mut k = Core { pc, tm, cpu };
-    let done = J::run(&mut k, bus, op);
+    let mut k = Core {
+        pc: pc_op as u16,
+        tm,
+        a,
+        f,
+        cpu,
+    };
+    let done = J::run(&mut k, bus, (pc_op >> 16) as u8);
+    k.cpu.regs[A] = k.a;
+    k.cpu.regs[F] = k.f;
     (k.tm, k.pc as u32 | (done as u32) << 16)
 }
 
 impl<'a> Core<'a> {
+    /// `cpu` with PC, the clock word, A and F taken out.
+    #[inline(always)]
+    fn new(cpu: &'a mut Cpu, pc: u16, tm: u64) -> Self {
+        Core {
+            pc,
+            tm,
+            a: cpu.regs[A],
+            f: cpu.regs[F],
+            cpu,
+        }
+    }
+
+    /// The 8-bit register in slot `slot` of [`Cpu::regs`]: A and F from the engine's own
+    /// copies, the others from the `Cpu`. Every access to `regs` from the engine goes through
+    /// here or [`Core::set_reg`].
+    #[inline(always)]
+    fn reg(&self, slot: usize) -> u8 {
+        match slot {
+            A => self.a,
+            F => self.f,
+            _ => self.cpu.regs[slot],
+        }
+    }
+
+    #[inline(always)]
+    fn set_reg(&mut self, slot: usize, v: u8) {
+        match slot {
+            A => self.a = v,
+            F => self.f = v,
+            _ => self.cpu.regs[slot] = v,
+        }
+    }
+
+    #[inline(always)]
+    fn a(&self) -> u8 {
+        self.a
+    }
+
+    #[inline(always)]
+    fn f(&self) -> u8 {
+        self.f
+    }
+
+    #[inline(always)]
+    fn set_a(&mut self, v: u8) {
+        self.a = v;
+    }
+
+    #[inline(always)]
+    fn af(&self) -> u16 {
+        u16::from_le_bytes([self.f, self.a])
+    }
+
+    #[inline(always)]
+    fn set_af(&mut self, v: u16) {
+        [self.f, self.a] = v.to_le_bytes();
+    }
+
     /// Writes F as an instruction's flag result (and so the Q latch).
     #[inline(always)]
     fn set_flags(&mut self, v: u8) {
-        self.regs[F] = v;
+        self.f = v;
         self.q = v;
         self.q_stamp = self.tm;
     }
 
-    /// PC and the clock back into the `Cpu`.
+    /// PC, the clock, A and F back into the `Cpu`.
     #[inline(always)]
     fn finish(self) {
         self.cpu.pc = self.pc;
         self.cpu.tm = self.tm;
+        self.cpu.regs[A] = self.a;
+        self.cpu.regs[F] = self.f;
     }
 
     /// Runs `J` out of line (see [`outlined`]); returns its answer.
     #[inline(always)]
     fn call_outlined<J: OutOfLine, BUS: Bus>(&mut self, bus: &mut BUS, op: u8) -> bool {
-        let (tm, pc) = outlined::<J, BUS>(self.cpu, bus, self.pc, self.tm, op);
-        self.pc = pc as u16;
+        let pc_op = self.pc as u32 | (op as u32) << 16;
+        let (tm, pc) = outlined::<J, BUS>(self.cpu, bus, self.tm, pc_op, self.a, self.f);
         self.tm = tm;
+        self.pc = pc as u16;
+        self.a = self.cpu.regs[A];
+        self.f = self.cpu.regs[F];
         pc >> 16 != 0
     }
 
@@ -713,19 +794,21 @@ impl<'a> Core<'a> {
 
     #[inline(always)]
     fn push<BUS: Bus>(&mut self, bus: &mut BUS, v: u16) {
+        // SP is read once and written once: written before each bus write, it was read back
+        // after it, and each such store-then-load costs an instruction's worth of latency.
         let [lo, hi] = v.to_le_bytes();
-        self.sp = self.sp.wrapping_sub(1);
-        self.write(bus, self.sp, hi);
-        self.sp = self.sp.wrapping_sub(1);
-        self.write(bus, self.sp, lo);
+        let sp = self.sp;
+        self.write(bus, sp.wrapping_sub(1), hi);
+        self.write(bus, sp.wrapping_sub(2), lo);
+        self.sp = sp.wrapping_sub(2);
     }
 
     #[inline(always)]
     fn pop<BUS: Bus>(&mut self, bus: &mut BUS) -> u16 {
-        let lo = self.read(bus, self.sp);
-        self.sp = self.sp.wrapping_add(1);
-        let hi = self.read(bus, self.sp);
-        self.sp = self.sp.wrapping_add(1);
+        let sp = self.sp;
+        let lo = self.read(bus, sp);
+        let hi = self.read(bus, sp.wrapping_add(1));
+        self.sp = sp.wrapping_add(2);
         u16::from_le_bytes([lo, hi])
     }
 
@@ -765,7 +848,7 @@ impl<'a> Core<'a> {
     /// Register `i` (opcode encoding, never 6) with H and L standing for IXH/IXL or IYH/IYL.
     #[inline(always)]
     fn get<const X_: u8>(&self, i: u8) -> u8 {
-        let i = (i & 7) as usize;
+        let i = reg_slot(i);
         if X_ != HL && (i == H_ || i == L) {
             let [hi, lo] = self.xy::<X_>().to_be_bytes();
             if i == H_ {
@@ -774,13 +857,13 @@ impl<'a> Core<'a> {
                 lo
             }
         } else {
-            self.regs[i]
+            self.reg(i)
         }
     }
 
     #[inline(always)]
     fn put<const X_: u8>(&mut self, i: u8, v: u8) {
-        let i = (i & 7) as usize;
+        let i = reg_slot(i);
         if X_ != HL && (i == H_ || i == L) {
             let [mut hi, mut lo] = self.xy::<X_>().to_be_bytes();
             if i == H_ {
@@ -790,7 +873,7 @@ impl<'a> Core<'a> {
             }
             self.set_xy::<X_>(u16::from_be_bytes([hi, lo]));
         } else {
-            self.regs[i] = v;
+            self.set_reg(i, v);
         }
     }
 
@@ -1025,18 +1108,19 @@ impl<'a> Core<'a> {
         until: u64,
         max: u64,
     ) -> u64 {
-        let mut n = 0;
-        while n < max && self.t() < until {
+        // Counted down: one decrement and branch per instruction.
+        let mut left = max;
+        while left != 0 && self.t() < until {
             if self.special == 0 {
                 // As in `step`.
                 if bus.nmi_edge(self.t()) {
                     self.call_outlined::<OutNmi, BUS>(bus, 0);
-                    n += 1;
+                    left -= 1;
                     continue;
                 }
                 if self.iff1 && bus.int_line(self.t()) {
                     self.call_outlined::<OutInt, BUS>(bus, 0);
-                    n += 1;
+                    left -= 1;
                     continue;
                 }
             } else {
@@ -1054,15 +1138,15 @@ impl<'a> Core<'a> {
                     }
                 }
                 if self.call_outlined::<OutSpecial, BUS>(bus, 0) {
-                    n += 1;
+                    left -= 1;
                     continue;
                 }
             }
             let op = self.fetch_bus(bus);
             self.exec::<HL, true, BUS>(bus, op);
-            n += 1;
+            left -= 1;
         }
-        n
+        max - left
     }
 
     #[inline(always)]
@@ -1137,7 +1221,7 @@ impl<'a> Core<'a> {
     fn leave_interrupted_state(&mut self) {
         if self.p() {
             // LD A,I / LD A,R followed by an accepted interrupt: P/V reads as 0 (NMOS).
-            self.regs[F] &= !PV;
+            self.f &= !PV;
         }
         self.special &= !(SPECIAL_HALT | SPECIAL_P);
         self.clear_q();
@@ -1309,8 +1393,8 @@ impl<'a> Core<'a> {
             0x10 => {
                 self.idle(bus, self.ir_last(), 1);
                 let d = self.imm8(bus) as i8;
-                let b = self.regs[B].wrapping_sub(1);
-                self.regs[B] = b;
+                let b = self.reg(B).wrapping_sub(1);
+                self.set_reg(B, b);
                 if b != 0 {
                     self.jr_taken(bus, d);
                 }
@@ -1398,12 +1482,12 @@ impl<'a> Core<'a> {
             0x46 | 0x4E | 0x56 | 0x5E | 0x66 | 0x6E | 0x7E => {
                 let addr = self.mem_operand::<X_, BUS>(bus, 5);
                 let v = self.read(bus, addr);
-                self.regs[((op >> 3) & 7) as usize] = v;
+                self.set_reg(reg_slot(op >> 3), v);
             }
             // LD (HL),r
             0x70..=0x77 => {
                 let addr = self.mem_operand::<X_, BUS>(bus, 5);
-                self.write(bus, addr, self.regs[(op & 7) as usize]);
+                self.write(bus, addr, self.reg(reg_slot(op)));
             }
             0x40..=0x7F => {
                 let v = self.get::<X_>(op);
@@ -1481,7 +1565,14 @@ impl<'a> Core<'a> {
                 if X_ == HL {
                     self.call_outlined::<OutCb, BUS>(bus, 0);
                 } else {
-                    self.exec_index_cb::<X_, BUS>(bus);
+                    // Through `outlined` like every other page: a plain call would take the
+                    // `Core`'s address and keep the whole DD/FD page's PC, clock, A and F in
+                    // memory.
+                    if X_ == IX {
+                        self.call_outlined::<OutDdCb, BUS>(bus, 0);
+                    } else {
+                        self.call_outlined::<OutFdCb, BUS>(bus, 0);
+                    }
                 }
             }
             0xCD => {
@@ -1685,18 +1776,22 @@ impl<'a> Core<'a> {
                 _ => self.write(bus, addr, v | (1 << n)),
             }
         } else {
-            let v = self.regs[r as usize];
+            let v = self.reg(reg_slot(r));
             match op >> 6 {
-                0 => self.regs[r as usize] = self.rot(n, v),
+                0 => {
+                    let res = self.rot(n, v);
+                    self.set_reg(reg_slot(r), res)
+                }
                 1 => self.bit(n, v, v),
-                2 => self.regs[r as usize] = v & !(1 << n),
-                _ => self.regs[r as usize] = v | (1 << n),
+                2 => self.set_reg(reg_slot(r), v & !(1 << n)),
+                _ => self.set_reg(reg_slot(r), v | (1 << n)),
             }
         }
     }
 
     /// DDCB d op / FDCB d op: the operation byte is read without an M1 (R is not bumped), the
     /// result lands in memory and, for the undocumented register forms, in a register too.
+    #[inline(always)]
     fn exec_index_cb<const X_: u8, BUS: Bus>(&mut self, bus: &mut BUS) {
         let d = self.imm8(bus) as i8;
         let addr = self.xy::<X_>().wrapping_add(d as u16);
@@ -1718,7 +1813,7 @@ impl<'a> Core<'a> {
         self.write(bus, addr, res);
         let r = op & 7;
         if r != 6 {
-            self.regs[r as usize] = res;
+            self.set_reg(reg_slot(r), res);
         }
     }
 
@@ -1740,7 +1835,7 @@ impl<'a> Core<'a> {
                 self.wz = bc.wrapping_add(1);
                 let r = (op >> 3) & 7;
                 if r != 6 {
-                    self.regs[r as usize] = v;
+                    self.set_reg(reg_slot(r), v);
                 }
                 self.set_flags((self.f() & C) | SZ53P[v as usize]);
             }
@@ -1748,7 +1843,7 @@ impl<'a> Core<'a> {
             0x41 | 0x49 | 0x51 | 0x59 | 0x61 | 0x69 | 0x71 | 0x79 => {
                 let bc = self.bc();
                 let r = (op >> 3) & 7;
-                let v = if r == 6 { 0 } else { self.regs[r as usize] };
+                let v = if r == 6 { 0 } else { self.reg(reg_slot(r)) };
                 self.port_out(bus, bc, v);
                 self.wz = bc.wrapping_add(1);
             }
@@ -1895,7 +1990,7 @@ impl<'a> Core<'a> {
     /// undocumented flags come from.
     #[inline(always)]
     fn block_io_flags(&mut self, v: u8, k: u16) {
-        let b = self.regs[B];
+        let b = self.reg(B);
         let mut f = SZ53[b as usize];
         if v & 0x80 != 0 {
             f |= N;
@@ -1915,7 +2010,7 @@ impl<'a> Core<'a> {
     /// by INxR, the port of OTxR), which stays there through the five extra T-states.
     fn block_io_repeat<BUS: Bus>(&mut self, bus: &mut BUS, v: u8, addr: u16) {
         self.block_repeat(bus, addr);
-        let b = self.regs[B];
+        let b = self.reg(B);
         let mut f = self.f();
         let flip_pv = |x: u8| if parity_even(x & 7) { 0 } else { PV };
         if f & C != 0 {
@@ -1949,19 +2044,19 @@ impl<'a> Core<'a> {
         } else {
             bc.wrapping_add(1)
         };
-        self.regs[B] = self.regs[B].wrapping_sub(1);
+        self.set_reg(B, self.reg(B).wrapping_sub(1));
         self.set_hl(if dec {
             hl.wrapping_sub(1)
         } else {
             hl.wrapping_add(1)
         });
         let c = if dec {
-            self.regs[C_].wrapping_sub(1)
+            self.reg(C_).wrapping_sub(1)
         } else {
-            self.regs[C_].wrapping_add(1)
+            self.reg(C_).wrapping_add(1)
         };
         self.block_io_flags(v, v as u16 + c as u16);
-        if op & 0x10 != 0 && self.regs[B] != 0 {
+        if op & 0x10 != 0 && self.reg(B) != 0 {
             self.block_io_repeat(bus, v, hl);
         }
     }
@@ -1970,7 +2065,7 @@ impl<'a> Core<'a> {
         self.idle(bus, self.ir_last(), 1);
         let hl = self.hl();
         let v = self.read(bus, hl);
-        self.regs[B] = self.regs[B].wrapping_sub(1);
+        self.set_reg(B, self.reg(B).wrapping_sub(1));
         let bc = self.bc();
         self.port_out(bus, bc, v);
         let dec = op & 0x08 != 0;
@@ -1986,7 +2081,7 @@ impl<'a> Core<'a> {
         };
         self.set_hl(hl);
         self.block_io_flags(v, v as u16 + (hl as u8) as u16);
-        if op & 0x10 != 0 && self.regs[B] != 0 {
+        if op & 0x10 != 0 && self.reg(B) != 0 {
             self.block_io_repeat(bus, v, bc);
         }
     }

@@ -7,7 +7,7 @@
 //! * No dependencies, no globals, no allocation while running, no panics on any byte sequence.
 //! * [`Cpu::step`] runs one instruction; [`Cpu::run`] (to a T-state) and
 //!   [`Cpu::run_until_halt`] run many and do exactly what repeated `step` calls would, faster:
-//!   they keep PC and the clock in host registers between instructions.
+//!   they keep PC, the clock, A and F in host registers between instructions.
 
 #![forbid(unsafe_code)]
 
@@ -19,3 +19,9 @@ mod flat;
 pub use bus::Bus;
 pub use cpu::{flags, Cpu, T_LIMIT};
 pub use flat::FlatBus;
+
+/// The slots of the 8-bit registers in [`Cpu::regs`] (each pair low byte first), and
+/// [`reg::slot`], which maps an opcode's 3-bit register field to its slot.
+pub mod reg {
+    pub use crate::cpu::{reg_slot as slot, A, B, C_ as C, D, E, F, H_ as H, L};
+}

@@ -204,12 +204,5 @@ pub fn exec_n(
     (c, bus, t)
 }
 
-/// Indices into [`Cpu::regs`].
-pub const B: usize = 0;
-pub const C: usize = 1;
-pub const D: usize = 2;
-pub const E: usize = 3;
-pub const H: usize = 4;
-pub const L: usize = 5;
-pub const F: usize = 6;
-pub const A: usize = 7;
+/// Slots in [`Cpu::regs`].
+pub use ti82_z80::reg::{A, B, C, D, E, F, H, L};
