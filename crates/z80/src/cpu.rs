@@ -236,11 +236,14 @@ macro_rules! pair {
         pub fn $get(&self) -> u16 {
             u16::from_le_bytes([self.regs[$lo], self.regs[$hi]])
         }
+        /// One 16-bit store, not two byte stores: a later 16-bit read of the pair (INC rr,
+        /// PUSH, EXX) then takes its value straight from the store, where after two byte
+        /// stores it waits for both to reach the cache (about 12 cycles on the host measured
+        /// in `docs/performance.md`, eleventh session).
         #[inline(always)]
         pub fn $set(&mut self, v: u16) {
-            let [lo, hi] = v.to_le_bytes();
-            self.regs[$lo] = lo;
-            self.regs[$hi] = hi;
+            const { assert!($hi == $lo + 1) };
+            self.regs[$lo..$lo + 2].copy_from_slice(&v.to_le_bytes());
         }
     };
 }
