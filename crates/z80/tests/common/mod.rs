@@ -205,4 +205,5 @@ pub fn exec_n(
 }
 
 /// Slots in [`Cpu::regs`].
+#[allow(unused_imports)]
 pub use ti82_z80::reg::{A, B, C, D, E, F, H, L};
