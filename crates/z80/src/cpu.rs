@@ -417,7 +417,7 @@ impl Cpu {
     /// the bus's next event (or `until`), counting the M1 cycles it would have run.
     pub fn run<BUS: Bus>(&mut self, bus: &mut BUS, until: u64) {
         let mut core = self.core();
-        core.run_loop::<false, BUS>(bus, until, u64::MAX);
+        core.run_loop::<false, false, BUS>(bus, until, u64::MAX);
         core.finish();
     }
 
@@ -427,7 +427,7 @@ impl Cpu {
     /// stay in host registers from one instruction to the next.
     pub fn run_until_halt<BUS: Bus>(&mut self, bus: &mut BUS, max: u64) -> u64 {
         let mut core = self.core();
-        let n = core.run_loop::<true, BUS>(bus, u64::MAX, max);
+        let n = core.run_loop::<true, true, BUS>(bus, u64::MAX, max);
         core.finish();
         n
     }
@@ -1103,27 +1103,31 @@ impl<'a> Core<'a> {
     /// The loop behind [`Cpu::run`] and [`Cpu::run_until_halt`]: steps while the clock is
     /// below `until` and fewer than `max` steps ran. With `HALT_STOPS` it stops at HALT;
     /// otherwise a halted CPU skips straight to the bus's next event (or `until`), counting
-    /// the M1 cycles it would have run. Returns the steps run (a skip counts as none).
+    /// the M1 cycles it would have run. Returns the steps run (a skip counts as none) when
+    /// `COUNTED`; without it `max` is ignored and nothing is counted: `Cpu::run`'s loop has
+    /// no use for the count, and keeping it cost the machine's loop a counter spilled to the
+    /// stack and reloaded every instruction (see `docs/performance.md`, eleventh session).
     #[inline(always)]
-    fn run_loop<const HALT_STOPS: bool, BUS: Bus>(
+    fn run_loop<const HALT_STOPS: bool, const COUNTED: bool, BUS: Bus>(
         &mut self,
         bus: &mut BUS,
         until: u64,
         max: u64,
     ) -> u64 {
-        // Counted down: one decrement and branch per instruction.
-        let mut left = max;
+        // Counted down: one decrement and branch per instruction (none when not `COUNTED`:
+        // `left` then never moves and the test folds away).
+        let mut left = if COUNTED { max } else { u64::MAX };
         while left != 0 && self.t() < until {
             if self.special == 0 {
                 // As in `step`.
                 if bus.nmi_edge(self.t()) {
                     self.call_outlined::<OutNmi, BUS>(bus, 0);
-                    left -= 1;
+                    left -= COUNTED as u64;
                     continue;
                 }
                 if self.iff1 && bus.int_line(self.t()) {
                     self.call_outlined::<OutInt, BUS>(bus, 0);
-                    left -= 1;
+                    left -= COUNTED as u64;
                     continue;
                 }
             } else {
@@ -1141,15 +1145,19 @@ impl<'a> Core<'a> {
                     }
                 }
                 if self.call_outlined::<OutSpecial, BUS>(bus, 0) {
-                    left -= 1;
+                    left -= COUNTED as u64;
                     continue;
                 }
             }
             let op = self.fetch_bus(bus);
             self.exec::<HL, true, BUS>(bus, op);
-            left -= 1;
+            left -= COUNTED as u64;
         }
-        max - left
+        if COUNTED {
+            max - left
+        } else {
+            0
+        }
     }
 
     #[inline(always)]
