@@ -144,9 +144,12 @@ impl Firmware for RomFirmware {
     fn save_state(&self, w: &mut StateWriter) {
         let c = &self.cpu;
         w.u64(self.rom_hash);
-        // In the Z80's order (B C D E H L F A), whatever order `Cpu::regs` keeps them in.
-        let regs: [u8; 8] = std::array::from_fn(|i| c.regs[z80::reg::slot(i as u8)]);
-        w.bytes(&regs);
+        // B C D E H L F A, through the pair accessors: the record does not depend on the
+        // order `Cpu::regs` keeps them in.
+        let [b, cc] = c.bc().to_be_bytes();
+        let [d, e] = c.de().to_be_bytes();
+        let [h, l] = c.hl().to_be_bytes();
+        w.bytes(&[b, cc, d, e, h, l, c.f(), c.a()]);
         for v in [
             c.af_alt, c.bc_alt, c.de_alt, c.hl_alt, c.ix, c.iy, c.sp, c.pc, c.wz,
         ] {
@@ -171,9 +174,11 @@ impl Firmware for RomFirmware {
         if regs.len() != 8 {
             return Err(StateError::Corrupt("CPU register file"));
         }
-        for (i, &v) in regs.iter().enumerate() {
-            c.regs[z80::reg::slot(i as u8)] = v;
-        }
+        let pair = |hi: usize, lo: usize| u16::from_be_bytes([regs[hi], regs[lo]]);
+        c.set_bc(pair(0, 1));
+        c.set_de(pair(2, 3));
+        c.set_hl(pair(4, 5));
+        c.set_af(pair(7, 6));
         c.af_alt = r.u16()?;
         c.bc_alt = r.u16()?;
         c.de_alt = r.u16()?;

@@ -531,11 +531,12 @@ out_of_line! {
     OutEd: |k, bus, op| { k.exec_ed_op(bus, op); true };
 }
 
-/// Runs `J` out of line on a `Core` made from `cpu`, PC, the clock word `tm`, A and F (`op`
-/// is the job's opcode). Returns the clock word, and PC in bits 0-15 with the job's answer
-/// in bit 16: two scalars, which come back in host registers. A and F go in as arguments
-/// but come back through `cpu.regs`: packing them into the returned word put a chain of
-/// shifts on F between one CB-page instruction and the next (`RR L` twice as slow).
+/// Runs `J` out of line on a `Core` made from `cpu`, the clock word `tm`, PC and the job's
+/// opcode (`pc_op`, bits 0-15 and 16-23), A and F. Returns the clock word, and PC in bits
+/// 0-15 with the job's answer in bit 16: two scalars, which come back in host registers. A
+/// and F go in as arguments but come back through `cpu.regs`: packing them into the returned
+/// word put a chain of shifts on F between one CB-page instruction and the next (`RR L`
+/// twice as slow).
 #[inline(never)]
 fn outlined<J: OutOfLine, BUS: Bus>(
     cpu: &mut Cpu,
@@ -553,8 +554,7 @@ fn outlined<J: OutOfLine, BUS: Bus>(
         cpu,
     };
     let done = J::run(&mut k, bus, (pc_op >> 16) as u8);
-    k.cpu.regs[A] = k.a;
-    k.cpu.regs[F] = k.f;
+    k.store_af();
     (k.tm, k.pc as u32 | (done as u32) << 16)
 }
 
@@ -569,6 +569,13 @@ impl<'a> Core<'a> {
             f: cpu.regs[F],
             cpu,
         }
+    }
+
+    /// A and F back into the `Cpu`.
+    #[inline(always)]
+    fn store_af(&mut self) {
+        self.cpu.regs[A] = self.a;
+        self.cpu.regs[F] = self.f;
     }
 
     /// The 8-bit register in slot `slot` of [`Cpu::regs`]: A and F from the engine's own
@@ -627,11 +634,10 @@ impl<'a> Core<'a> {
 
     /// PC, the clock, A and F back into the `Cpu`.
     #[inline(always)]
-    fn finish(self) {
+    fn finish(mut self) {
         self.cpu.pc = self.pc;
         self.cpu.tm = self.tm;
-        self.cpu.regs[A] = self.a;
-        self.cpu.regs[F] = self.f;
+        self.store_af();
     }
 
     /// Runs `J` out of line (see [`outlined`]); returns its answer.
@@ -641,8 +647,8 @@ impl<'a> Core<'a> {
         let (tm, pc) = outlined::<J, BUS>(self.cpu, bus, self.tm, pc_op, self.a, self.f);
         self.tm = tm;
         self.pc = pc as u16;
-        self.a = self.cpu.regs[A];
-        self.f = self.cpu.regs[F];
+        // The job left A and F in the `Cpu` (see `outlined`).
+        (self.a, self.f) = (self.cpu.regs[A], self.cpu.regs[F]);
         pc >> 16 != 0
     }
 
