@@ -36,7 +36,8 @@ pub enum Command {
     /// MANCALA tools: `mancala solve` (the exact value of the opening position).
     #[command(subcommand)]
     Mancala(MancalaCommand),
-    /// Pair two `--link relay HOST:PORT ROOM` clients that name the same room.
+    /// Pair two `--link relay HOST:PORT ROOM-SECRET` clients that name the same room (the
+    /// relay sees the room, never the secret).
     Relay(RelayArgs),
 }
 
@@ -148,11 +149,13 @@ pub struct MachineArgs {
     #[arg(long)]
     pub fresh: bool,
     /// A link cable: `listen ADDR` or `connect ADDR` over TCP (a bare port means 127.0.0.1),
-    /// `relay HOST:PORT ROOM` through `ti82 relay`, or `bot[:LEVEL]`, the computer opponent
-    /// (easy, medium, hard, perfect; default hard).
-    #[arg(long, num_args = 1..=3, value_names = ["listen|connect|relay|bot[:LEVEL]", "ADDR", "ROOM"])]
+    /// `relay HOST:PORT ROOM-SECRET` through `ti82 relay` (both players give the same code;
+    /// the relay sees only ROOM), or `bot[:LEVEL]`, the computer opponent (easy, medium,
+    /// hard, perfect; default hard).
+    #[arg(long, num_args = 1..=3, value_names = ["listen|connect|relay|bot[:LEVEL]", "ADDR", "ROOM-SECRET"])]
     pub link: Vec<String>,
-    /// Session code for `--link listen|connect`: both sides must give the same one.
+    /// Session code for `--link listen|connect`: both sides must give the same one. It never
+    /// crosses the network (a PAKE proves both know it, and the link is encrypted).
     #[arg(long, value_name = "WORD")]
     pub code: Option<String>,
     /// Delay everything this side sends over `--link` by MS milliseconds (plus up to JITTER).

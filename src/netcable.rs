@@ -9,7 +9,7 @@ use ti82_machine::Calc;
 use crate::cli::MachineArgs;
 
 /// The network cable the arguments ask for, if any (`--link listen ADDR`, `--link connect
-/// ADDR`, `--link relay HOST:PORT ROOM`). A bare port means loopback.
+/// ADDR`, `--link relay HOST:PORT ROOM-SECRET`). A bare port means loopback.
 pub fn link_config(m: &MachineArgs) -> Result<Option<NetConfig>> {
     let mode = match m.link.as_slice() {
         [] | [_] => return Ok(None),
@@ -18,25 +18,30 @@ pub fn link_config(m: &MachineArgs) -> Result<Option<NetConfig>> {
             match mode.to_ascii_lowercase().as_str() {
                 "listen" => Mode::Listen(a),
                 "connect" => Mode::Connect(a),
-                "relay" => bail!("--link relay HOST:PORT ROOM: the room code is missing"),
+                "relay" => bail!(
+                    "--link relay HOST:PORT ROOM-SECRET: the relay code is missing (e.g. 42-purple-beans)"
+                ),
                 other => bail!(
                     "--link {other}: use `--link listen ADDR`, `--link connect ADDR` or `--link relay HOST:PORT ROOM`"
                 ),
             }
         }
-        [mode, addr, room] if mode.eq_ignore_ascii_case("relay") => Mode::Relay {
-            relay: parse_addr(addr)?,
-            room: room.clone(),
-        },
+        [mode, addr, code] if mode.eq_ignore_ascii_case("relay") => {
+            if m.code.is_some() {
+                bail!("--code: with --link relay the session code is the relay code (HOST:PORT ROOM-SECRET)");
+            }
+            let mut cfg = NetConfig::relay(parse_addr(addr)?, code)?;
+            if let Some(d) = &m.link_delay {
+                cfg.delay = d.parse::<Delay>().map_err(anyhow::Error::msg)?;
+            }
+            return Ok(Some(cfg));
+        }
         _ => bail!(
-            "--link takes `listen ADDR`, `connect ADDR`, `relay HOST:PORT ROOM` or `bot[:LEVEL]`"
+            "--link takes `listen ADDR`, `connect ADDR`, `relay HOST:PORT ROOM-SECRET` or `bot[:LEVEL]`"
         ),
     };
     let mut cfg = NetConfig::new(mode);
     if let Some(code) = &m.code {
-        if matches!(cfg.mode, Mode::Relay { .. }) {
-            bail!("--code: with --link relay the room is the session code");
-        }
         cfg.code = code.clone();
     }
     if let Some(d) = &m.link_delay {
@@ -68,12 +73,12 @@ impl ti82_harness::Runner for Linked<'_> {
     }
 }
 
-/// `ti82 relay --listen ADDR`: pairs clients by room code until killed.
+/// `ti82 relay --listen ADDR`: pairs clients by room until killed.
 pub fn relay(listen: &str) -> Result<()> {
     let addr = parse_addr(listen)?;
     let r = Relay::bind(addr)?;
     let local = r.local_addr().context("relay address")?;
     eprintln!("ti82 relay: listening on {local}");
-    r.serve(|line| eprintln!("ti82 relay: {line}"));
+    r.serve(|line| eprintln!("ti82 relay: {line}"))?;
     Ok(())
 }

@@ -630,12 +630,12 @@ fn calc_vs_calc_through_the_relay() {
     std::thread::sleep(Duration::from_millis(300));
     // A client in another room is never paired with them.
     let mut stranger = ti82(&dir, &["run", "--headless", "--no-rom", "--speed", "turbo"])
-        .args(["--link", "relay", &port, "OTHER", "--wait-ms", "10"])
+        .args(["--link", "relay", &port, "OTHER-room", "--wait-ms", "10"])
         .spawn()
         .unwrap();
     let side = |who: &str, seed: &str| {
         ti82(&dir, &["run", "--headless", "--no-rom", "--speed", "turbo"])
-            .args(["--link", "relay", &port, "ROOM42"])
+            .args(["--link", "relay", &port, "42-purple-beans"])
             .args(["--play-cvc", who, "--seed", seed, "--rocks", "3"])
             .spawn()
             .unwrap()
@@ -655,4 +655,178 @@ fn calc_vs_calc_through_the_relay() {
     );
     let _ = relay.kill();
     let _ = relay.wait();
+}
+
+/// A relay code without its secret part is refused at once, with the form to use.
+#[test]
+fn a_relay_code_needs_a_secret_part() {
+    let dir = rom::temp_dir("netrelaycode");
+    let out = ti82(&dir, &["run", "--headless", "--no-rom"])
+        .args(["--link", "relay", "5000", "ROOM42", "--wait-ms", "10"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("ROOM-SECRET"), "{err}");
+}
+
+// ------------------------------------------------------------------ out of descriptors
+
+/// CPU time (user + system) a process has used, from `/proc/PID/stat`.
+fn cpu_time(pid: u32) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // Fields after the command name (which is in parentheses and may hold spaces).
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let f: Vec<&str> = rest.split(' ').collect();
+    let ticks: u64 = f[11].parse::<u64>().unwrap() + f[12].parse::<u64>().unwrap();
+    let hz = Command::new("getconf")
+        .arg("CLK_TCK")
+        .output()
+        .ok()
+        .and_then(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
+        .unwrap_or(100);
+    Duration::from_micros(ticks * 1_000_000 / hz)
+}
+
+/// `ti82 ARGS` with at most `fds` open descriptors.
+fn ti82_limited(dir: &std::path::Path, fds: u32, args: &str) -> Child {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -n {fds} && exec '{}' {args}",
+            env!("CARGO_BIN_EXE_ti82")
+        ))
+        .env("TI82_HOME", dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+fn open_descriptors(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .map(|d| d.count())
+        .unwrap_or(0)
+}
+
+/// Connections from `n` different loopback addresses (past any per-address cap), kept open.
+fn flood_from_many(port: u16, n: u8) -> Vec<TcpStream> {
+    (1..=n)
+        .filter_map(|i| {
+            let s =
+                socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).ok()?;
+            s.bind(&std::net::SocketAddr::from(([127, 0, 3, i], 0)).into())
+                .ok()?;
+            s.connect_timeout(
+                &std::net::SocketAddr::from(([127, 0, 0, 1], port)).into(),
+                Duration::from_secs(1),
+            )
+            .ok()?;
+            Some(s.into())
+        })
+        .collect()
+}
+
+/// Waits until something accepts on `port`.
+fn wait_listening(port: u16) {
+    let start = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(start.elapsed() < Duration::from_secs(10), "never listened");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// CPU used by `pid` over `d` of wall time.
+fn cpu_over(pid: u32, d: Duration) -> Duration {
+    let before = cpu_time(pid);
+    std::thread::sleep(d);
+    cpu_time(pid) - before
+}
+
+/// Issue item 3: a relay out of file descriptors backs off instead of spinning on `accept`,
+/// and pairs players again once descriptors are free.
+#[test]
+fn a_relay_out_of_descriptors_does_not_spin() {
+    let dir = rom::temp_dir("netrelayfd");
+    let port = free_port();
+    let mut relay = ti82_limited(&dir, 24, &format!("relay --listen {port}"));
+    wait_listening(port);
+    let flood = flood_from_many(port, 60);
+    std::thread::sleep(Duration::from_millis(300));
+    let pid = relay.id();
+    let used = open_descriptors(pid);
+    assert!(
+        used >= 23,
+        "the relay holds {used} descriptors: not exhausted"
+    );
+    let cpu = cpu_over(pid, Duration::from_secs(2));
+    assert!(
+        cpu < Duration::from_millis(300),
+        "the relay used {cpu:?} of CPU in 2 s while out of descriptors"
+    );
+    drop(flood);
+    std::thread::sleep(Duration::from_millis(300));
+    let cfg = |_| NetConfig::relay(([127, 0, 0, 1], port).into(), "9-fd-test").unwrap();
+    let a = netlink::NetHandle::start(cfg(0)).unwrap();
+    let b = netlink::NetHandle::start(cfg(1)).unwrap();
+    let start = Instant::now();
+    while !(a.connected() && b.connected()) {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "not paired after the flood: {:?} {:?}",
+            a.state(),
+            b.state()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = relay.kill();
+    let _ = relay.wait();
+}
+
+/// Issue item 3 for a listening calculator: out of descriptors it backs off instead of
+/// spinning, and still takes its peer once they are free.
+#[test]
+fn a_listener_out_of_descriptors_does_not_spin() {
+    let dir = rom::temp_dir("netlistenfd");
+    let port = free_port();
+    // A generous limit first, to see what the process needs.
+    let mut probe = ti82_limited(
+        &dir,
+        1024,
+        &format!("run --headless --no-rom --fresh --link listen {port} --code FD --wait-ms 10"),
+    );
+    wait_listening(port);
+    std::thread::sleep(Duration::from_millis(300));
+    let base = open_descriptors(probe.id());
+    let _ = probe.kill();
+    let _ = probe.wait();
+    assert!(base > 0);
+    // Then a limit a handful of pending handshakes exhausts.
+    let port = free_port();
+    let host = ti82_limited(
+        &dir,
+        base as u32 + 4,
+        &format!("run --headless --no-rom --fresh --link listen {port} --code FD --wait-ms 10"),
+    );
+    wait_listening(port);
+    let flood = flood_from_many(port, 30);
+    std::thread::sleep(Duration::from_millis(300));
+    let pid = host.id();
+    let cpu = cpu_over(pid, Duration::from_secs(2));
+    assert!(
+        cpu < Duration::from_millis(300),
+        "the listener used {cpu:?} of CPU in 2 s while out of descriptors ({} open, base {base})",
+        open_descriptors(pid)
+    );
+    drop(flood);
+    // The flood's handshakes end at their deadline; then the real peer gets in.
+    let (ok, err) = connect_once(&dir, port, &["--code", "FD"]);
+    assert!(ok, "{err}");
+    let out = host.wait_with_output().unwrap();
+    assert!(out.status.success());
 }

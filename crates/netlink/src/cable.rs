@@ -229,23 +229,35 @@ impl NetCable {
         }
     }
 
+    /// The speed the calculator is held to now, as a multiple of real time, if any.
+    fn factor(&self) -> Option<f64> {
+        match self.pace {
+            Pace::Real(f) => Some(f),
+            Pace::Free if self.endpoint.awaiting() && self.net.connected() => Some(1.0),
+            Pace::Free => None,
+        }
+    }
+
     /// The latest T-state the calculator may reach now, if it is held to a speed.
-    fn limit(&mut self, now_t: u64) -> Option<u64> {
-        let factor = match self.pace {
-            Pace::Real(f) => f,
-            Pace::Free if self.endpoint.awaiting() && self.net.connected() => 1.0,
-            Pace::Free => {
-                self.cap = None;
-                return None;
-            }
+    fn limit(&mut self, now_t: u64) -> Option<(u64, f64)> {
+        let Some(factor) = self.factor() else {
+            self.cap = None;
+            return None;
         };
         let (w, t) = *self.cap.get_or_insert((Instant::now(), now_t));
-        Some(t + (w.elapsed().as_secs_f64() * CLOCK_HZ as f64 * factor) as u64)
+        Some((
+            t + (w.elapsed().as_secs_f64() * CLOCK_HZ as f64 * factor) as u64,
+            factor,
+        ))
     }
 
     /// Runs the calculator and the endpoint for `t` T-states, handing packets to and from the
     /// network on the way (and sleeping while the calculator is held to real speed). Returns
     /// false when it stopped early at the wall budget.
+    ///
+    /// Held to a speed, it never spins: when the calculator has caught up with the wall
+    /// clock it sleeps until a whole slice (or the rest of the span) is due, and a message
+    /// from the network wakes it at once.
     pub fn run(&mut self, calc: &mut Calc, t: u64) -> bool {
         let end = calc.now().saturating_add(t);
         let started = Instant::now();
@@ -256,11 +268,16 @@ impl NetCable {
             self.poll(calc);
             let now = calc.now();
             let mut until = end.min(now + SLICE);
-            if let Some(lim) = self.limit(now) {
-                if lim <= now {
-                    // Ahead of the wall clock: wait, but wake for news from the network.
-                    let ahead = (now - lim) as f64 / CLOCK_HZ as f64;
-                    let d = Duration::from_secs_f64(ahead.clamp(0.0002, 0.005));
+            if let Some((lim, factor)) = self.limit(now) {
+                if lim < until {
+                    // Ahead of the wall clock: sleep until the slice is due, but wake for
+                    // news from the network (and never past the wall budget).
+                    let mut d = Duration::from_secs_f64(
+                        (until - lim) as f64 / (CLOCK_HZ as f64 * factor.max(1e-6)),
+                    );
+                    if let Some(b) = self.wall_budget {
+                        d = d.min(b.saturating_sub(started.elapsed()));
+                    }
                     let start = Instant::now();
                     if let Some(ev) = self.net.wait(d) {
                         self.event(ev, calc);
@@ -268,9 +285,16 @@ impl NetCable {
                     if matches!(self.pace, Pace::Free) {
                         self.held += start.elapsed();
                     }
-                    continue;
+                    if self.limit(now).is_some_and(|(lim, _)| lim < until) {
+                        // Woken early by a message: it is taken; let the calculator run up
+                        // to the wall clock so it can react.
+                        let (lim, _) = self.limit(now).unwrap_or((until, 1.0));
+                        if lim <= now {
+                            continue;
+                        }
+                        until = lim;
+                    }
                 }
-                until = until.min(lim.max(now + 1));
             }
             let ep = &mut self.endpoint;
             self.cable.run(calc, until, |port| ep.poll(port));

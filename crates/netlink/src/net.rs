@@ -1,18 +1,28 @@
-//! The network side: one thread that listens, connects or goes through a relay, checks the
-//! peer's `Hello`, and then carries [`Msg`]s both ways until the peer leaves; then it waits
-//! for the next peer (reconnecting needs no restart). The emulation thread talks to it only
-//! through bounded crossbeam channels ([`NetHandle`]) and never waits on it.
+//! The network side: one thread that listens, connects or goes through a relay, runs the
+//! authenticated handshake ([`crate::secure`]), and then carries sealed [`Msg`]s both ways
+//! until the peer leaves; then it waits for the next peer (reconnecting needs no restart).
+//! The emulation thread talks to it only through bounded crossbeam channels ([`NetHandle`])
+//! and never waits on it.
+//!
+//! A listener cannot be held (docs/link.md, "Security"): each pending connection gets its own
+//! handshake thread (at most [`MAX_PENDING`], [`MAX_PENDING_PER_ADDRESS`] from one address),
+//! one deadline covers the whole handshake, a frame is at most [`wire::MAX_HELLO_FRAME`]
+//! bytes until the peer is authenticated, and an address whose handshakes fail waits longer
+//! before each next one ([`FAIL_DELAY`], doubling up to [`MAX_FAIL_DELAY`]).
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::io::{BufWriter, ErrorKind, Write};
-use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::net::{IpAddr, Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
 
-use crate::wire::{self, Msg, WireError, MAX_CODE, MODEL_TI82, VERSION};
+use crate::secure::{AuthError, Handshake, OpenError, Opener, Sealer};
+use crate::wire::{
+    self, FrameReader, Msg, WireError, MAX_CODE, MAX_FRAME, MAX_HELLO_FRAME, VERSION,
+};
 
 /// Messages queued towards the network at most (the emulation thread drops beyond this: a
 /// cable with nobody on the far end loses what is sent into it).
@@ -26,8 +36,27 @@ pub const DELAY_LINE: usize = 4096;
 pub const PING_EVERY: Duration = Duration::from_millis(500);
 /// A peer silent this long is gone.
 pub const PEER_TIMEOUT: Duration = Duration::from_secs(10);
-/// How long a direct peer has to send its `Hello`.
-pub const HELLO_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a whole handshake may take on a direct link, from our hello to the peer's
+/// confirmation, however the peer's bytes trickle in. Through a relay it starts when the
+/// relay pairs us (the relay expires a wait itself).
+pub const HANDSHAKE_DEADLINE: Duration = Duration::from_secs(5);
+/// Connections a listener handshakes with at once.
+pub const MAX_PENDING: usize = 16;
+/// Connections from one address a listener handshakes with at once.
+pub const MAX_PENDING_PER_ADDRESS: usize = 2;
+/// After an address's first failed handshake, its next one waits this long before our hello;
+/// each further failure doubles the wait, up to [`MAX_FAIL_DELAY`]. A success forgets it.
+pub const FAIL_DELAY: Duration = Duration::from_millis(250);
+/// The longest wait after failed handshakes.
+pub const MAX_FAIL_DELAY: Duration = Duration::from_secs(30);
+/// An address with no failure for this long is forgotten.
+pub const FAIL_MEMORY: Duration = Duration::from_secs(600);
+/// Addresses remembered for their failures at most (the stalest is forgotten first).
+pub const MAX_FAILED_ADDRESSES: usize = 4096;
+/// How often an idle listener looks for a connection.
+const ACCEPT_POLL: Duration = Duration::from_millis(20);
+/// The longest back-off after an accept error (out of descriptors, ...).
+const MAX_ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
 /// Round-trip times are clamped to this (a stuck measurement must not show nonsense).
 pub const MAX_RTT: Duration = Duration::from_secs(60);
 
@@ -39,7 +68,8 @@ pub enum Mode {
     /// Connect to the peer (retrying every second).
     Connect(SocketAddr),
     /// Connect to a relay (`ti82 relay`), which pairs us with the peer that names the same
-    /// room; the room is also the session code.
+    /// room. The room is the public nameplate of a relay code `ROOM-SECRET`
+    /// ([`NetConfig::relay`]); the whole code keys the handshake, so the relay never holds it.
     Relay { relay: SocketAddr, room: String },
 }
 
@@ -81,7 +111,8 @@ impl std::str::FromStr for Delay {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NetConfig {
     pub mode: Mode,
-    /// The session code both sides must present (empty: none).
+    /// The session code both sides must know (empty: none, and anyone who connects is
+    /// accepted). It keys the PAKE and never crosses the wire.
     pub code: String,
     pub delay: Delay,
     /// The version we announce (tests of the refusal set another).
@@ -90,16 +121,47 @@ pub struct NetConfig {
 
 impl NetConfig {
     pub fn new(mode: Mode) -> NetConfig {
-        let code = match &mode {
-            Mode::Relay { room, .. } => room.clone(),
-            _ => String::new(),
-        };
         NetConfig {
             mode,
-            code,
+            code: String::new(),
             delay: Delay::default(),
             version: VERSION,
         }
+    }
+}
+
+impl NetConfig {
+    /// A link through the relay at `relay` with the code `ROOM-SECRET` (as magic-wormhole's
+    /// `7-purple-sausage`): the relay sees the room (the part before the first `-`) and
+    /// nothing of the rest; the whole code keys the handshake.
+    pub fn relay(relay: SocketAddr, code: &str) -> Result<NetConfig, NetError> {
+        let room = relay_room(code)?;
+        let mut cfg = NetConfig::new(Mode::Relay {
+            relay,
+            room: room.to_string(),
+        });
+        cfg.code = code.to_string();
+        Ok(cfg)
+    }
+
+    /// The relay room this configuration names, empty on a direct link.
+    fn room(&self) -> &str {
+        match &self.mode {
+            Mode::Relay { room, .. } => room,
+            _ => "",
+        }
+    }
+}
+
+/// The room of a relay code `ROOM-SECRET`: the part before the first `-`, with a secret part
+/// after it.
+pub fn relay_room(code: &str) -> Result<&str, NetError> {
+    if code.len() > MAX_CODE {
+        return Err(NetError::Code);
+    }
+    match code.split_once('-') {
+        Some((room, secret)) if !room.is_empty() && !secret.is_empty() => Ok(room),
+        _ => Err(NetError::RelayCode(code.to_string())),
     }
 }
 
@@ -152,6 +214,10 @@ pub enum NetError {
     Address(String),
     #[error("session code: at most {MAX_CODE} bytes")]
     Code,
+    #[error(
+        "relay code {0:?}: write ROOM-SECRET, e.g. 42-purple-beans (the relay sees only the room, 42; both players type the whole code)"
+    )]
+    RelayCode(String),
     #[error("cannot start the link thread: {0}")]
     Thread(std::io::Error),
 }
@@ -174,6 +240,11 @@ impl NetHandle {
     pub fn start(cfg: NetConfig) -> Result<NetHandle, NetError> {
         if cfg.code.len() > MAX_CODE {
             return Err(NetError::Code);
+        }
+        if let Mode::Relay { room, .. } = &cfg.mode {
+            if room.is_empty() || room.len() > MAX_CODE {
+                return Err(NetError::RelayCode(room.clone()));
+            }
         }
         let listener = match &cfg.mode {
             Mode::Listen(addr) => {
@@ -309,152 +380,417 @@ fn manager(
     pong_tx: Sender<Msg>,
     ev: Sender<Event>,
 ) {
-    while !sh.stop.load(Ordering::SeqCst) {
+    let link = Link {
+        cfg: &cfg,
+        sh: &sh,
+        out_rx: &out_rx,
+        pong_tx: &pong_tx,
+        ev: &ev,
+    };
+    match (&cfg.mode, listener) {
+        (Mode::Listen(_), Some(l)) => listen(&link, l),
+        (Mode::Connect(addr), _) | (Mode::Relay { relay: addr, .. }, _) => connect(&link, *addr),
+        _ => {}
+    }
+}
+
+/// What the network thread works with.
+struct Link<'a> {
+    cfg: &'a NetConfig,
+    sh: &'a Arc<Shared>,
+    out_rx: &'a Receiver<Msg>,
+    pong_tx: &'a Sender<Msg>,
+    ev: &'a Sender<Event>,
+}
+
+impl Link<'_> {
+    fn stopped(&self) -> bool {
+        self.sh.stop.load(Ordering::SeqCst)
+    }
+
+    /// Carries an authenticated connection until it ends; false when the emulation side is
+    /// gone. `tick` runs on every turn of the writer's loop.
+    fn serve(&self, est: Established, tick: &mut dyn FnMut()) -> bool {
         // Whatever was sent while unplugged is lost.
-        while out_rx.try_recv().is_ok() {}
-        let stream = match (&cfg.mode, &listener) {
-            (Mode::Listen(_), Some(l)) => match l.accept() {
-                Ok((s, _)) => s,
-                Err(_) => {
-                    std::thread::sleep(Duration::from_millis(20));
-                    continue;
-                }
-            },
-            (Mode::Connect(addr), _) | (Mode::Relay { relay: addr, .. }, _) => {
-                match TcpStream::connect_timeout(addr, Duration::from_secs(1)) {
-                    Ok(s) => s,
-                    Err(_) => {
-                        std::thread::sleep(Duration::from_millis(300));
-                        continue;
-                    }
-                }
+        while self.out_rx.try_recv().is_ok() {}
+        let peer = est.peer.clone();
+        set_state(self.sh, LinkState::Connected(peer.clone()));
+        self.sh.connected.store(true, Ordering::SeqCst);
+        if !emit(self.ev, self.sh, Event::Connected(peer)) {
+            return false;
+        }
+        let why = connection(est, self, tick);
+        self.sh.connected.store(false, Ordering::SeqCst);
+        self.sh.rtt_us.store(u64::MAX, Ordering::SeqCst);
+        set_state(
+            self.sh,
+            LinkState::Waiting(format!("cable unplugged ({why}); waiting for the peer")),
+        );
+        emit(self.ev, self.sh, Event::Lost(why))
+    }
+
+    fn refused(&self, why: String) -> bool {
+        set_state(self.sh, LinkState::Refused(why.clone()));
+        emit(self.ev, self.sh, Event::Refused(why))
+    }
+}
+
+/// Connect (directly or through a relay), retrying until stopped.
+fn connect(link: &Link, addr: SocketAddr) {
+    let relayed = matches!(link.cfg.mode, Mode::Relay { .. });
+    while !link.stopped() {
+        let stream = match TcpStream::connect_timeout(&addr, Duration::from_secs(1)) {
+            Ok(s) => s,
+            Err(_) => {
+                std::thread::sleep(Duration::from_millis(300));
+                continue;
             }
-            _ => return,
         };
-        stream.set_nonblocking(false).ok();
         stream.set_nodelay(true).ok();
-        let relayed = matches!(cfg.mode, Mode::Relay { .. });
-        match handshake(&stream, &cfg, relayed, &sh) {
-            Ok(peer) => {
-                set_state(&sh, LinkState::Connected(peer.clone()));
-                sh.connected.store(true, Ordering::SeqCst);
-                if !emit(&ev, &sh, Event::Connected(peer)) {
-                    return;
-                }
-                let why = connection(stream, &cfg, &sh, &out_rx, &pong_tx, &ev);
-                sh.connected.store(false, Ordering::SeqCst);
-                sh.rtt_us.store(u64::MAX, Ordering::SeqCst);
-                set_state(
-                    &sh,
-                    LinkState::Waiting(format!("cable unplugged ({why}); waiting for the peer")),
-                );
-                if !emit(&ev, &sh, Event::Lost(why)) {
+        match handshake(stream, link.cfg, relayed, &link.sh.stop, Duration::ZERO) {
+            Ok(est) => {
+                if !link.serve(est, &mut || {}) {
                     return;
                 }
             }
             Err(HandshakeError::Stopped) => return,
-            Err(HandshakeError::Refused(why)) => {
-                set_state(&sh, LinkState::Refused(why.clone()));
-                if !emit(&ev, &sh, Event::Refused(why)) {
+            Err(HandshakeError::Refused { why, .. }) => {
+                if !link.refused(why) {
                     return;
                 }
-                if !matches!(cfg.mode, Mode::Listen(_)) {
-                    // Do not hammer a peer that refuses us.
-                    std::thread::sleep(Duration::from_secs(1));
-                }
+                // Do not hammer a peer that refuses us.
+                std::thread::sleep(Duration::from_secs(1));
             }
         }
     }
 }
 
+/// A finished handshake from one of the listener's pending connections.
+struct Attempt {
+    ip: IpAddr,
+    result: Result<Established, HandshakeError>,
+}
+
+/// Failed handshakes per address, for the growing delay.
+#[derive(Default)]
+pub struct FailLog {
+    by_ip: HashMap<IpAddr, (u32, Instant)>,
+}
+
+impl FailLog {
+    /// The wait before the next handshake from `ip`.
+    pub fn delay(&mut self, ip: IpAddr, now: Instant) -> Duration {
+        match self.by_ip.get(&ip) {
+            Some(&(_, at)) if now.duration_since(at) > FAIL_MEMORY => {
+                self.by_ip.remove(&ip);
+                Duration::ZERO
+            }
+            Some(&(n, _)) => FAIL_DELAY
+                .saturating_mul(1u32 << (n - 1).min(16))
+                .min(MAX_FAIL_DELAY),
+            None => Duration::ZERO,
+        }
+    }
+
+    /// Records a failed handshake from `ip`.
+    pub fn failed(&mut self, ip: IpAddr, now: Instant) {
+        if !self.by_ip.contains_key(&ip) && self.by_ip.len() >= MAX_FAILED_ADDRESSES {
+            self.by_ip
+                .retain(|_, (_, at)| now.duration_since(*at) <= FAIL_MEMORY);
+            if self.by_ip.len() >= MAX_FAILED_ADDRESSES {
+                if let Some(stalest) = self.by_ip.iter().min_by_key(|(_, (_, at))| *at) {
+                    let ip = *stalest.0;
+                    self.by_ip.remove(&ip);
+                }
+            }
+        }
+        let e = self.by_ip.entry(ip).or_insert((0, now));
+        *e = (e.0.saturating_add(1), now);
+    }
+
+    /// A successful handshake from `ip` forgets its failures.
+    pub fn succeeded(&mut self, ip: IpAddr) {
+        self.by_ip.remove(&ip);
+    }
+
+    /// Addresses remembered.
+    pub fn len(&self) -> usize {
+        self.by_ip.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_ip.is_empty()
+    }
+}
+
+/// Accepts connections and handshakes with each on its own thread; the first to
+/// authenticate is served, while the others keep going.
+fn listen(link: &Link, listener: TcpListener) {
+    let (done_tx, done_rx) = bounded::<Attempt>(MAX_PENDING);
+    let mut pending: HashMap<IpAddr, usize> = HashMap::new();
+    let mut fails = FailLog::default();
+    let mut backoff = Duration::ZERO;
+    while !link.stopped() {
+        // Finished handshakes first, so a failure counts before that address's next try.
+        while let Ok(attempt) = done_rx.try_recv() {
+            if !settle_attempt(link, attempt, &mut pending, &mut fails, &done_rx) {
+                return;
+            }
+        }
+        loop {
+            match listener.accept() {
+                Ok((s, addr)) => {
+                    backoff = Duration::ZERO;
+                    let ip = addr.ip();
+                    let total: usize = pending.values().sum();
+                    let from_ip = pending.get(&ip).copied().unwrap_or(0);
+                    if total >= MAX_PENDING || from_ip >= MAX_PENDING_PER_ADDRESS {
+                        // Busy: closed at once, costing nothing.
+                        drop(s);
+                        continue;
+                    }
+                    s.set_nonblocking(false).ok();
+                    s.set_nodelay(true).ok();
+                    let penalty = fails.delay(ip, Instant::now());
+                    let (cfg, stop, done) = (link.cfg.clone(), link.sh.clone(), done_tx.clone());
+                    let started = std::thread::Builder::new()
+                        .name("ti82-netlink-hello".into())
+                        .spawn(move || {
+                            let result = handshake(s, &cfg, false, &stop.stop, penalty);
+                            let _ = done.send(Attempt { ip, result });
+                        });
+                    if started.is_ok() {
+                        *pending.entry(ip).or_insert(0) += 1;
+                    }
+                }
+                Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                Err(_) => {
+                    // Out of descriptors (or another error that a retry at once would hit
+                    // again): back off instead of spinning.
+                    backoff = (backoff * 2)
+                        .max(Duration::from_millis(10))
+                        .min(MAX_ACCEPT_BACKOFF);
+                    break;
+                }
+            }
+        }
+        let wait = if backoff.is_zero() {
+            ACCEPT_POLL
+        } else {
+            backoff
+        };
+        if let Ok(attempt) = done_rx.recv_timeout(wait) {
+            if !settle_attempt(link, attempt, &mut pending, &mut fails, &done_rx) {
+                return;
+            }
+        }
+    }
+}
+
+fn settle(pending: &mut HashMap<IpAddr, usize>, ip: IpAddr) {
+    if let Some(n) = pending.get_mut(&ip) {
+        *n -= 1;
+        if *n == 0 {
+            pending.remove(&ip);
+        }
+    }
+}
+
+/// Takes a finished handshake: serves it when it authenticated, counts it when it failed.
+/// False when the network thread should end.
+fn settle_attempt(
+    link: &Link,
+    attempt: Attempt,
+    pending: &mut HashMap<IpAddr, usize>,
+    fails: &mut FailLog,
+    done_rx: &Receiver<Attempt>,
+) -> bool {
+    settle(pending, attempt.ip);
+    match attempt.result {
+        Ok(est) => {
+            fails.succeeded(attempt.ip);
+            // Others that authenticate while this peer is served are turned away.
+            let mut tick = || {
+                for other in done_rx.try_iter() {
+                    settle(pending, other.ip);
+                    if let Ok(o) = other.result {
+                        refuse_stream(&o.stream, "another peer is connected");
+                    }
+                }
+            };
+            link.serve(est, &mut tick)
+        }
+        Err(HandshakeError::Stopped) => false,
+        Err(HandshakeError::Refused { why, failed }) => {
+            if failed {
+                fails.failed(attempt.ip, Instant::now());
+            }
+            link.refused(why)
+        }
+    }
+}
+
+/// An authenticated connection.
+struct Established {
+    stream: TcpStream,
+    peer: String,
+    sealer: Sealer,
+    opener: Opener,
+    /// May already hold the first bytes of the peer's next frame.
+    reader: FrameReader,
+}
+
 enum HandshakeError {
-    Refused(String),
+    /// `failed`: it counts as a failed authentication for the address's delay.
+    Refused {
+        why: String,
+        failed: bool,
+    },
     Stopped,
 }
 
-/// Both sides send a `Hello` and check the other's: magic, version, model, session code.
-/// On a mismatch the side that sees it sends `Refuse` with the reason and closes.
-fn handshake(
+fn refuse_stream(mut s: &TcpStream, why: &str) {
+    let _ = wire::write_msg(
+        &mut s,
+        &Msg::Refuse {
+            reason: why.to_string(),
+        },
+    );
+    let _ = s.shutdown(Shutdown::Both);
+}
+
+/// Reads one frame before `deadline` (none: wait until stopped), keeping partial frames
+/// across the short read timeouts used to look at the stop flag.
+fn read_before(
     stream: &TcpStream,
+    fr: &mut FrameReader,
+    deadline: Option<Instant>,
+    stop: &AtomicBool,
+    peer: &str,
+) -> Result<Vec<u8>, HandshakeError> {
+    loop {
+        let slice = match deadline {
+            Some(d) => {
+                let left = d.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    refuse_stream(stream, "handshake deadline passed");
+                    return Err(HandshakeError::Refused {
+                        why: format!(
+                            "{peer}: no handshake within {} s",
+                            HANDSHAKE_DEADLINE.as_secs()
+                        ),
+                        failed: true,
+                    });
+                }
+                left.min(Duration::from_millis(250))
+            }
+            None => Duration::from_millis(250),
+        };
+        stream
+            .set_read_timeout(Some(slice.max(Duration::from_millis(1))))
+            .ok();
+        let mut r = stream;
+        match fr.step(&mut r) {
+            Ok(Some(body)) => return Ok(body),
+            Ok(None) => {}
+            Err(WireError::Io(e))
+                if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) =>
+            {
+                if stop.load(Ordering::SeqCst) {
+                    return Err(HandshakeError::Stopped);
+                }
+            }
+            Err(WireError::Io(_)) => {
+                return Err(HandshakeError::Refused {
+                    why: format!("{peer} closed the connection during the handshake"),
+                    failed: true,
+                })
+            }
+            Err(e) => {
+                let why = format!("{peer}: {e}");
+                refuse_stream(stream, &why);
+                return Err(HandshakeError::Refused { why, failed: true });
+            }
+        }
+    }
+}
+
+/// The handshake (docs/link.md, "Security"): after `penalty`, both sides send a hello with
+/// their SPAKE2 message, then a sealed `Confirm`; a side whose confirm does not open refuses.
+/// On a direct link all of it must end within [`HANDSHAKE_DEADLINE`]; through a relay the
+/// deadline starts when the peer's hello arrives (the relay pairs us).
+fn handshake(
+    stream: TcpStream,
     cfg: &NetConfig,
     relayed: bool,
-    sh: &Shared,
-) -> Result<String, HandshakeError> {
+    stop: &AtomicBool,
+    penalty: Duration,
+) -> Result<Established, HandshakeError> {
     let peer = stream
         .peer_addr()
         .map(|a| a.to_string())
         .unwrap_or_else(|_| "?".into());
-    let mut w = stream;
-    let hello = Msg::Hello {
-        version: cfg.version,
-        model: MODEL_TI82,
-        code: cfg.code.clone(),
-    };
-    let refused = |why: String| HandshakeError::Refused(why);
-    wire::write_msg(&mut w, &hello).map_err(|e| refused(format!("{peer}: {e}")))?;
-    // Through a relay the peer's Hello comes when the relay has paired us: wait for it.
-    stream
-        .set_read_timeout(Some(Duration::from_millis(250)))
-        .ok();
-    let start = Instant::now();
-    let mut r = stream;
-    let msg = loop {
-        match wire::read_msg(&mut r) {
-            Ok(m) => break m,
-            Err(WireError::Io(e))
-                if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) =>
-            {
-                if sh.stop.load(Ordering::SeqCst) {
-                    return Err(HandshakeError::Stopped);
-                }
-                if !relayed && start.elapsed() > HELLO_TIMEOUT {
-                    return Err(refused(format!("{peer}: no hello within 5 s")));
-                }
-            }
-            Err(WireError::Io(e)) if e.kind() == ErrorKind::UnexpectedEof => {
-                return Err(refused(format!(
-                    "{peer} closed the connection during the hello"
-                )))
-            }
-            Err(e) => {
-                let why = format!("{peer}: {e}");
-                let _ = wire::write_msg(
-                    &mut w,
-                    &Msg::Refuse {
-                        reason: why.clone(),
-                    },
-                );
-                return Err(refused(why));
-            }
+    let until = Instant::now() + penalty;
+    while Instant::now() < until {
+        if stop.load(Ordering::SeqCst) {
+            return Err(HandshakeError::Stopped);
         }
-    };
-    let problem = match msg {
-        Msg::Refuse { reason } => return Err(refused(format!("refused by {peer}: {reason}"))),
-        Msg::Hello { version, .. } if version != cfg.version => Some(format!(
-            "link protocol version mismatch: the peer speaks version {version}, this ti82 speaks {}",
-            cfg.version
-        )),
-        Msg::Hello { model, .. } if model != MODEL_TI82 => Some(format!(
-            "the peer is not a TI-82 (model byte {model:#04x})"
-        )),
-        Msg::Hello { code, .. } if code != cfg.code => {
-            Some("wrong session code (the two sides' --code differ)".to_string())
-        }
-        Msg::Hello { .. } => None,
-        _ => Some("the peer did not start with a hello".to_string()),
-    };
-    if let Some(why) = problem {
-        let _ = wire::write_msg(
-            &mut w,
-            &Msg::Refuse {
-                reason: why.clone(),
-            },
+        std::thread::sleep(
+            until
+                .saturating_duration_since(Instant::now())
+                .min(Duration::from_millis(50)),
         );
-        let _ = stream.shutdown(Shutdown::Both);
-        return Err(refused(format!("{peer}: {why}")));
     }
+    let refused = |why: String, failed: bool| HandshakeError::Refused { why, failed };
+    let (hs, hello) = Handshake::start(&cfg.code, cfg.room(), cfg.version);
+    let mut w = &stream;
+    wire::write_msg(&mut w, &hello).map_err(|e| refused(format!("{peer}: {e}"), false))?;
+    let mut fr = FrameReader::new(MAX_HELLO_FRAME);
+    let mut deadline = (!relayed).then(|| Instant::now() + HANDSHAKE_DEADLINE);
+    let first = read_before(&stream, &mut fr, deadline, stop, &peer)?;
+    let mut channel = match hs.finish(&first) {
+        Ok(c) => c,
+        Err(AuthError::Refused(why)) => {
+            let _ = stream.shutdown(Shutdown::Both);
+            return Err(refused(format!("refused by {peer}: {why}"), false));
+        }
+        Err(e) => {
+            let why = e.to_string();
+            refuse_stream(&stream, &why);
+            return Err(refused(format!("{peer}: {why}"), true));
+        }
+    };
+    if w.write_all(&channel.confirm()).is_err() {
+        return Err(refused(
+            format!("{peer} closed the connection during the handshake"),
+            true,
+        ));
+    }
+    if relayed {
+        deadline = Some(Instant::now() + HANDSHAKE_DEADLINE);
+    }
+    let second = read_before(&stream, &mut fr, deadline, stop, &peer)?;
+    match channel.opener.open(&second) {
+        Ok(_) => {}
+        Err(OpenError::Auth(AuthError::Refused(why))) => {
+            let _ = stream.shutdown(Shutdown::Both);
+            return Err(refused(format!("refused by {peer}: {why}"), true));
+        }
+        Err(e) => {
+            let why = e.to_string();
+            refuse_stream(&stream, &why);
+            return Err(refused(format!("{peer}: {why}"), true));
+        }
+    }
+    fr.set_cap(MAX_FRAME);
     stream.set_read_timeout(None).ok();
-    Ok(peer)
+    Ok(Established {
+        stream,
+        peer,
+        sealer: channel.sealer,
+        opener: channel.opener,
+        reader: fr,
+    })
 }
 
 /// A tiny deterministic generator for the jitter.
@@ -466,14 +802,15 @@ fn next_rand(s: &mut u64) -> u64 {
 }
 
 /// Carries messages until the peer leaves; returns why it ended.
-fn connection(
-    stream: TcpStream,
-    cfg: &NetConfig,
-    sh: &Arc<Shared>,
-    out_rx: &Receiver<Msg>,
-    pong_tx: &Sender<Msg>,
-    ev: &Sender<Event>,
-) -> String {
+fn connection(est: Established, link: &Link, tick: &mut dyn FnMut()) -> String {
+    let (cfg, sh, out_rx) = (link.cfg, link.sh, link.out_rx);
+    let Established {
+        stream,
+        mut sealer,
+        mut opener,
+        reader: mut frames,
+        ..
+    } = est;
     let alive = Arc::new(AtomicBool::new(true));
     let last_heard = Arc::new(Mutex::new(Instant::now()));
     let pings: Arc<Mutex<VecDeque<(u32, Instant)>>> = Arc::new(Mutex::new(VecDeque::new()));
@@ -488,19 +825,29 @@ fn connection(
             pings.clone(),
             why.clone(),
             sh.clone(),
-            ev.clone(),
-            pong_tx.clone(),
+            link.ev.clone(),
+            link.pong_tx.clone(),
         );
         std::thread::Builder::new()
             .name("ti82-netlink-rx".into())
             .spawn(move || {
                 while alive.load(Ordering::SeqCst) {
-                    let m = match wire::read_msg(&mut r) {
+                    let m = match frames.next(&mut r) {
+                        Ok(body) => opener.open(&body),
+                        Err(WireError::Io(_)) => Err(OpenError::Wire(WireError::Io(
+                            ErrorKind::UnexpectedEof.into(),
+                        ))),
+                        Err(e) => Err(OpenError::Wire(e)),
+                    };
+                    let m = match m {
                         Ok(m) => m,
                         Err(e) => {
                             if let Ok(mut w) = why.lock() {
                                 *w = match e {
-                                    WireError::Io(_) => "the peer left".into(),
+                                    OpenError::Wire(WireError::Io(_)) => "the peer left".into(),
+                                    OpenError::Auth(AuthError::Refused(r)) => {
+                                        format!("the peer refused: {r}")
+                                    }
                                     e => format!("{e}"),
                                 };
                             }
@@ -531,7 +878,7 @@ fn connection(
                             }
                             break;
                         }
-                        Msg::Hello { .. } | Msg::Refuse { .. } => {}
+                        Msg::Hello { .. } | Msg::Refuse { .. } | Msg::Confirm => {}
                         m => {
                             if !emit(&ev, &sh, Event::Msg(m)) {
                                 break;
@@ -562,17 +909,18 @@ fn connection(
             }
             for (due, m) in delayed.drain(..) {
                 std::thread::sleep(due.saturating_duration_since(Instant::now()));
-                if wire::write_msg(&mut w, &m).is_err() {
+                if w.write_all(&sealer.seal(&m)).is_err() {
                     break;
                 }
             }
-            let _ = wire::write_msg(&mut w, &Msg::Bye);
+            let _ = w.write_all(&sealer.seal(&Msg::Bye));
             let _ = w.flush();
             break "this side closed the cable".to_string();
         }
         if !alive.load(Ordering::SeqCst) {
             break why.lock().map(|w| w.clone()).unwrap_or_default();
         }
+        tick();
         let heard = last_heard.lock().map(|t| t.elapsed()).unwrap_or_default();
         if heard > PEER_TIMEOUT {
             break format!("the peer was silent for {} s", PEER_TIMEOUT.as_secs());
@@ -601,7 +949,7 @@ fn connection(
         let mut wrote = false;
         while delayed.front().is_some_and(|(due, _)| *due <= now) {
             let (_, m) = delayed.pop_front().expect("front");
-            if wire::write_msg(&mut w, &m).is_err() {
+            if w.write_all(&sealer.seal(&m)).is_err() {
                 alive.store(false, Ordering::SeqCst);
                 break;
             }

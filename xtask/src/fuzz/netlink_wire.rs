@@ -13,13 +13,20 @@
 //!    hands them over, for [`SESSION`] of emulated time. Checks: no panic, the queue never
 //!    holds more than [`MAX_QUEUED`] packets, every far packet is accounted for exactly once
 //!    (delivered, expired, dropped or still queued), the counters match the messages sent to
-//!    the far side, and afterwards the calculator still runs a program.
+//!    the far side, and afterwards the calculator still runs a program. (On the network these
+//!    messages travel sealed; here they stand for what an authenticated peer may send.)
+//! 3. The bytes are what a stranger sends a listener ([`stranger`]): frames read as the
+//!    handshake reads them (capped at [`MAX_HELLO_FRAME`] until authenticated), the first
+//!    given to the PAKE handshake, the rest to the channel's opener. Checks: no panic, no
+//!    frame over the cap is taken, our hello does not hold the session code, and nothing the
+//!    stranger sends opens: without the code it cannot deliver a message.
 
 use std::collections::HashSet;
 use std::io::Read;
 
 use netlink::endpoint::{ByteEndpoint, EndpointStats, Outgoing, MAX_QUEUED};
-use netlink::wire::{self, Msg, WireError, MAX_FRAME};
+use netlink::secure::Handshake;
+use netlink::wire::{self, FrameReader, Msg, WireError, MAX_FRAME, MAX_HELLO_FRAME};
 use ti82_machine::Calc;
 use tibasic::firmware::{calc_with_sources, read_list, start_program};
 use tibasic::real::Real;
@@ -43,7 +50,15 @@ const GET_PROGRAM: &str = "{5,6}->L4\nGet(L1";
 /// The program that proves the calculator still runs afterwards.
 const CHECK_PROGRAM: &str = "{1,2,3}->L6";
 
+/// The listener's session code in [`stranger`]; no seed is made with it.
+pub const CODE: &str = "7-listeners-secret";
+/// The stranger's guess in the seeds.
+const GUESS: &str = "7-strangers-guess";
+/// The listener's handshake seed (replayable: the fuzzer must see the same hello each run).
+const LISTENER_SEED: u64 = 0x7157_E4E2;
+
 pub fn run(bytes: &[u8]) {
+    stranger(bytes);
     let msgs = decode_stream(bytes);
     // A bare frame body, as `decode` sees one (the framing limits bodies to MAX_FRAME bytes).
     if bytes.len() <= MAX_FRAME {
@@ -60,6 +75,58 @@ pub fn run(bytes: &[u8]) {
         let s = session(&msgs);
         still_runs(s.calc);
     }
+}
+
+// ------------------------------------------------------------------------- the handshake
+
+/// The listener's hello in [`stranger`].
+pub fn listener_hello() -> Msg {
+    Handshake::start_seeded(CODE, "", wire::VERSION, LISTENER_SEED).1
+}
+
+/// A listener's handshake against a stranger who sends `bytes`; returns how many frames it
+/// took (the tests look).
+pub fn stranger(bytes: &[u8]) -> usize {
+    let (hs, hello) = Handshake::start_seeded(CODE, "", wire::VERSION, LISTENER_SEED);
+    let sent = wire::encode(&hello);
+    assert!(
+        !sent.windows(CODE.len()).any(|w| w == CODE.as_bytes()),
+        "the hello holds the code"
+    );
+    let mut r = bytes;
+    let mut fr = FrameReader::new(MAX_HELLO_FRAME);
+    let Ok(first) = fr.next(&mut r) else {
+        return 0;
+    };
+    assert!(first.len() <= MAX_HELLO_FRAME);
+    let Ok(mut channel) = hs.finish(&first) else {
+        return 1;
+    };
+    let _ = channel.confirm();
+    let mut taken = 1;
+    while let Ok(body) = fr.next(&mut r) {
+        assert!(body.len() <= MAX_HELLO_FRAME);
+        taken += 1;
+        if let Ok(m) = channel.opener.open(&body) {
+            panic!("a stranger's frame opened without the code: {m:?}");
+        }
+    }
+    taken
+}
+
+/// A peer who knows `code`: its hello, its confirmation and a packet, sealed with the key
+/// that code gives against the listener's hello. The seeds use [`GUESS`], a stranger's.
+fn peer_bytes(code: &str) -> Vec<u8> {
+    let (hs, hello) = Handshake::start_seeded(code, "", wire::VERSION, 0x5EED);
+    let mut out = wire::encode(&hello);
+    let theirs = wire::encode(&listener_hello());
+    let Ok(mut ch) = hs.finish(&theirs[4..]) else {
+        unreachable!("a well-formed hello")
+    };
+    out.extend(ch.confirm());
+    out.extend(ch.sealer.seal(&far(1, 0, Packet::ack(MID_TI82))));
+    out.extend(ch.sealer.seal(&Msg::Bye));
+    out
 }
 
 // ------------------------------------------------------------------------- decoding
@@ -301,7 +368,7 @@ pub fn session(msgs: &[Msg]) -> Session {
                     ep.unplugged(&mut TimedPort::new(cable.port(), t));
                     plugged = false;
                 }
-                Msg::Hello { .. } | Msg::Refuse { .. } | Msg::Pong { .. } => {}
+                Msg::Hello { .. } | Msg::Refuse { .. } | Msg::Pong { .. } | Msg::Confirm => {}
             }
             i += 1;
             ledger.check(&ep);
@@ -385,12 +452,9 @@ fn frames(msgs: &[Msg]) -> Vec<u8> {
     msgs.iter().flat_map(wire::encode).collect()
 }
 
+/// A stranger's hello (its guess keys it).
 fn hello() -> Msg {
-    Msg::Hello {
-        version: wire::VERSION,
-        model: wire::MODEL_TI82,
-        code: String::new(),
-    }
+    Handshake::start_seeded(GUESS, "", wire::VERSION, 0x5EED).1
 }
 
 fn far(seq: u32, reply_to: u32, p: Packet) -> Msg {
@@ -469,7 +533,12 @@ pub fn seeds() -> Vec<Vec<u8>> {
         Msg::Ping { id: 100 },
         Msg::Bye,
     ];
-    vec![frames(&exchange), frames(&given_up), frames(&missing)]
+    vec![
+        frames(&exchange),
+        frames(&given_up),
+        frames(&missing),
+        peer_bytes(GUESS),
+    ]
 }
 
 // ------------------------------------------------------------------------- corpus
@@ -498,7 +567,7 @@ pub fn corpus() -> Vec<(&'static str, Vec<u8>)> {
     // The longest frame: a DATA packet with 65 535 bytes of data, then bytes up to the limit.
     let largest = {
         let mut bytes = Packet::data(MID_TI82, vec![0x5A; tilink::packet::MAX_DATA]).to_bytes();
-        bytes.resize(MAX_FRAME - 9, 0xA5);
+        bytes.resize(wire::MAX_PACKET, 0xA5);
         frames(&[
             hello(),
             far(1, 0, Packet::ack(MID_TI82)),
@@ -532,7 +601,7 @@ pub fn corpus() -> Vec<(&'static str, Vec<u8>)> {
     let other_version = {
         let mut v = vec![1];
         v.extend(wire::MAGIC);
-        v.extend(3u16.to_le_bytes());
+        v.extend(4u16.to_le_bytes());
         v.extend(b"a longer hello of a later version");
         let mut f = (v.len() as u32).to_le_bytes().to_vec();
         f.extend(v);
@@ -565,6 +634,19 @@ pub fn corpus_dir() -> std::path::PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A stranger's hello is taken and its frames are read, but none opens.
+    #[test]
+    fn a_stranger_who_guessed_wrong_delivers_nothing() {
+        assert_eq!(stranger(&peer_bytes(GUESS)), 4);
+    }
+
+    /// The check is not vacuous: a peer who knows the code gets its frames opened.
+    #[test]
+    #[should_panic(expected = "opened without the code")]
+    fn the_stranger_check_catches_a_peer_who_knows_the_code() {
+        stranger(&peer_bytes(CODE));
+    }
 
     /// The checked-in corpus is what [`corpus`] makes (`BLESS=1` rewrites it).
     #[test]
@@ -640,9 +722,10 @@ mod tests {
         assert_eq!(
             v[0],
             Msg::Hello {
-                version: 3,
+                version: 4,
                 model: 0,
-                code: String::new()
+                room: String::new(),
+                pake: Vec::new(),
             }
         );
         assert_eq!(v.len(), 5);
