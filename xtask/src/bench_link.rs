@@ -22,7 +22,7 @@ struct Game {
     clocks: Vec<String>,
 }
 
-fn ti82_binary() -> Result<PathBuf> {
+pub fn ti82_binary() -> Result<PathBuf> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let st = Command::new(cargo)
         .args(["build", "--quiet", "--release", "--bin", "ti82"])
@@ -42,7 +42,7 @@ fn ti82_binary() -> Result<PathBuf> {
     Ok(bin)
 }
 
-fn free_port() -> Result<u16> {
+pub fn free_port() -> Result<u16> {
     Ok(std::net::TcpListener::bind("127.0.0.1:0")?
         .local_addr()?
         .port())

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 mod asm;
 mod bench;
 mod bench_basic;
+mod bench_idle;
 mod bench_link;
 mod bench_machine;
 mod bench_solver;
@@ -68,6 +69,8 @@ enum Command {
     },
     /// CALC VS CALC between two processes over the network cable at several link delays.
     BenchLink,
+    /// CPU time of idle calculators at real speed: alone, linked directly, through a relay.
+    BenchIdleLink,
     /// Benchmark the exact MANCALA solver: nodes per second and the largest board solved.
     BenchSolver {
         /// Rule sets to solve (`kalah-standard:6x4`, `ti82:5`, ...); default: a run of six
@@ -142,6 +145,7 @@ fn main() -> Result<()> {
         Command::BenchBasic => bench_basic::run(),
         Command::Calibrate { write } => calibrate::run(write),
         Command::BenchLink => bench_link::run(),
+        Command::BenchIdleLink => bench_idle::run(),
         Command::BenchSolver {
             boards,
             table_bits,
