@@ -55,7 +55,14 @@ impl Run {
         let wait_ms = ((SETTLE_S + self.window + 2) * 1000).to_string();
         Command::new(&self.bin)
             .env("TI82_HOME", &self.home)
-            .args(["run", "--headless", "--no-rom", "--fresh", "--speed", "real"])
+            .args([
+                "run",
+                "--headless",
+                "--no-rom",
+                "--fresh",
+                "--speed",
+                "real",
+            ])
             .args(link)
             .args(["--wait-ms", &wait_ms])
             .stdout(Stdio::null())
@@ -150,7 +157,10 @@ pub fn run() -> Result<()> {
     wait_port(port.parse()?)?;
     let a = r.calc(&["--link", "relay", &port, "5-idle-bench"])?;
     let b = r.calc(&["--link", "relay", &port, "5-idle-bench"])?;
-    let f = measure(&[("player A", &a), ("player B", &b), ("relay", &relay)], window)?;
+    let f = measure(
+        &[("player A", &a), ("player B", &b), ("relay", &relay)],
+        window,
+    )?;
     finish(vec![a, b, relay])?;
     print("linked through a relay:", &f);
     worst = f.iter().fold(worst, |w, (_, p)| w.max(*p));

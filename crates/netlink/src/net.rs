@@ -473,13 +473,13 @@ struct Attempt {
 
 /// Failed handshakes per address, for the growing delay.
 #[derive(Default)]
-pub struct FailLog {
+struct FailLog {
     by_ip: HashMap<IpAddr, (u32, Instant)>,
 }
 
 impl FailLog {
     /// The wait before the next handshake from `ip`.
-    pub fn delay(&mut self, ip: IpAddr, now: Instant) -> Duration {
+    fn delay(&mut self, ip: IpAddr, now: Instant) -> Duration {
         match self.by_ip.get(&ip) {
             Some(&(_, at)) if now.duration_since(at) > FAIL_MEMORY => {
                 self.by_ip.remove(&ip);
@@ -493,7 +493,7 @@ impl FailLog {
     }
 
     /// Records a failed handshake from `ip`.
-    pub fn failed(&mut self, ip: IpAddr, now: Instant) {
+    fn failed(&mut self, ip: IpAddr, now: Instant) {
         if !self.by_ip.contains_key(&ip) && self.by_ip.len() >= MAX_FAILED_ADDRESSES {
             self.by_ip
                 .retain(|_, (_, at)| now.duration_since(*at) <= FAIL_MEMORY);
@@ -509,17 +509,8 @@ impl FailLog {
     }
 
     /// A successful handshake from `ip` forgets its failures.
-    pub fn succeeded(&mut self, ip: IpAddr) {
+    fn succeeded(&mut self, ip: IpAddr) {
         self.by_ip.remove(&ip);
-    }
-
-    /// Addresses remembered.
-    pub fn len(&self) -> usize {
-        self.by_ip.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.by_ip.is_empty()
     }
 }
 
@@ -993,4 +984,63 @@ fn connection(est: Established, link: &Link, tick: &mut dyn FnMut()) -> String {
     alive.store(false, Ordering::SeqCst);
     let _ = stream.shutdown(Shutdown::Both);
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failures_double_the_delay_up_to_the_cap_and_a_success_forgets() {
+        let mut f = FailLog::default();
+        let ip: IpAddr = [10, 0, 0, 1].into();
+        let other: IpAddr = [10, 0, 0, 2].into();
+        let t = Instant::now();
+        assert_eq!(f.delay(ip, t), Duration::ZERO);
+        let mut want = FAIL_DELAY;
+        for _ in 0..12 {
+            f.failed(ip, t);
+            assert_eq!(f.delay(ip, t), want.min(MAX_FAIL_DELAY));
+            want *= 2;
+        }
+        assert_eq!(f.delay(ip, t), MAX_FAIL_DELAY);
+        assert_eq!(f.delay(other, t), Duration::ZERO);
+        // Forgotten after a calm spell, and on a success.
+        assert_eq!(
+            f.delay(ip, t + FAIL_MEMORY + Duration::from_secs(1)),
+            Duration::ZERO
+        );
+        f.failed(ip, t);
+        f.succeeded(ip);
+        assert_eq!(f.delay(ip, t), Duration::ZERO);
+    }
+
+    #[test]
+    fn the_failure_log_stays_bounded() {
+        let mut f = FailLog::default();
+        let t = Instant::now();
+        for i in 0..(MAX_FAILED_ADDRESSES as u32 + 100) {
+            f.failed(
+                IpAddr::from(i.to_be_bytes()),
+                t + Duration::from_millis(u64::from(i)),
+            );
+        }
+        assert_eq!(f.by_ip.len(), MAX_FAILED_ADDRESSES);
+        // The newest is remembered, the stalest forgotten.
+        let newest = IpAddr::from((MAX_FAILED_ADDRESSES as u32 + 99).to_be_bytes());
+        assert!(f.by_ip.contains_key(&newest));
+        assert!(!f.by_ip.contains_key(&IpAddr::from(0u32.to_be_bytes())));
+    }
+
+    #[test]
+    fn relay_codes_have_a_room_and_a_secret() {
+        assert_eq!(relay_room("42-purple-beans").unwrap(), "42");
+        for bad in ["ROOM42", "-secret", "42-", ""] {
+            assert!(
+                matches!(relay_room(bad), Err(NetError::RelayCode(_))),
+                "{bad}"
+            );
+        }
+        assert!(matches!(relay_room(&"x-".repeat(40)), Err(NetError::Code)));
+    }
 }
