@@ -211,18 +211,26 @@ impl BasicFirmware {
         }
     }
 
-    /// The keys that open a graphing screen from any other (Y=, WINDOW, GRAPH, TRACE, 2nd
-    /// TblSet, 2nd TABLE, 2nd STAT PLOT, MODE), as on the calculator, where they work from
-    /// every screen; whether `k` (2nd pending: `second`) was one of them.
+    /// The graphing keys (the top row: Y=, WINDOW, ZOOM, TRACE, GRAPH, and their second
+    /// functions 2nd STAT PLOT, 2nd TblSet, 2nd FORMAT, 2nd CALC, 2nd TABLE) and MODE, which
+    /// open their screens from the home screen and from every graphing screen, as on the
+    /// calculator; whether `k` (2nd pending: `second`) was one of them. The screen open now
+    /// (`self.shell`, with what was typed on it already stored) waits under the ZOOM menu,
+    /// which comes back to it on CLEAR. 2nd CALC has no screen yet: it leaves the screen as
+    /// it is (`docs/calculator.md`).
     pub(super) fn graphing_key(&mut self, hw: &mut Hardware, second: bool, k: Key) -> bool {
         match (second, k) {
             (false, Key::YEquals) => self.open_y_editor(hw),
             (false, Key::Window) => self.open_window(hw),
+            (false, Key::Zoom) => self.open_zoom_menu(),
             (false, Key::Graph) => self.open_graph(hw, false),
             (false, Key::Trace) => self.open_graph(hw, true),
-            (true, Key::Window) => self.open_tblset(hw),
-            (true, Key::Graph) => self.open_table(hw),
             (true, Key::YEquals) => self.open_stat_plots(),
+            (true, Key::Window) => self.open_tblset(hw),
+            (true, Key::Zoom) => self.open_format(),
+            // 2nd CALC: the CALCULATE menu is not built yet; the key does nothing.
+            (true, Key::Trace) => self.st.dirty = true,
+            (true, Key::Graph) => self.open_table(hw),
             (false, Key::Mode) => {
                 self.shell = Shell::Mode(crate::shell::mode::ModeCursor::open(&self.st.modes));
                 self.indicator = 0;
@@ -231,6 +239,17 @@ impl BasicFirmware {
             _ => return false,
         }
         true
+    }
+
+    /// ZOOM: the ZOOM menu over the screen open now. On the home screen a zoom chosen is
+    /// done at once (`key_catalog`); over another screen that screen waits under the menu.
+    fn open_zoom_menu(&mut self) {
+        if self.shell == Shell::Home {
+            self.open_catalog(Shift::None, Key::Zoom, CatalogFrom::Home);
+        } else {
+            let here = std::mem::replace(&mut self.shell, Shell::Home);
+            self.open_menu_over(Shift::None, Key::Zoom, here);
+        }
     }
 
     pub(super) fn key_graph(&mut self, hw: &mut Hardware, k: Key, trace: Option<Trace>) {
@@ -378,7 +397,8 @@ impl BasicFirmware {
         mut w: crate::shell::window::WindowEditor,
     ) {
         let shift = std::mem::take(&mut self.shift);
-        let opens = opens_graphing_screen(shift, k) && !(shift == Shift::None && k == Key::Window);
+        let opens = opens_graphing_screen(shift, k)
+            && !(shift == Shift::None && k == Key::Window && !w.is_factors());
         let store = matches!(k, Key::Enter | Key::Up | Key::Down)
             || opens
             || (shift == Shift::Second && k == Key::Mode);
@@ -391,8 +411,11 @@ impl BasicFirmware {
                 }
             }
         }
-        if opens && self.graphing_key(hw, shift == Shift::Second, k) {
-            return;
+        if opens {
+            self.shell = Shell::Window(w.clone());
+            if self.graphing_key(hw, shift == Shift::Second, k) {
+                return;
+            }
         }
         match (shift, k) {
             (Shift::Second, Key::Mode) => return self.go_home_screen(),
@@ -505,8 +528,11 @@ impl BasicFirmware {
             .filter(|f| f.1 && !f.0.is_empty())
             .count();
         let opens = opens_graphing_screen(shift, k) && !(shift == Shift::Second && k == Key::Graph);
-        if opens && self.graphing_key(hw, shift == Shift::Second, k) {
-            return;
+        if opens {
+            self.shell = Shell::Table(t.clone());
+            if self.graphing_key(hw, shift == Shift::Second, k) {
+                return;
+            }
         }
         match (shift, k) {
             (Shift::Second, Key::Mode) => return self.go_home_screen(),
@@ -563,7 +589,7 @@ impl BasicFirmware {
 
     pub(super) fn key_y_editor(&mut self, hw: &mut Hardware, k: Key, mut ed: YEditor) {
         let shift = std::mem::take(&mut self.shift);
-        let opens = opens_graphing_screen(shift, k) && k != Key::YEquals;
+        let opens = opens_graphing_screen(shift, k) && !(shift == Shift::None && k == Key::YEquals);
         let leaving = opens
             || matches!(
                 (shift, k),
@@ -575,8 +601,11 @@ impl BasicFirmware {
                 return self.screen_error(kind);
             }
         }
-        if opens && self.graphing_key(hw, shift == Shift::Second, k) {
-            return;
+        if opens {
+            self.shell = Shell::YEditor(ed.clone());
+            if self.graphing_key(hw, shift == Shift::Second, k) {
+                return;
+            }
         }
         let lines = self.editor_lines(hw);
         match (shift, k) {
@@ -616,15 +645,18 @@ impl BasicFirmware {
     }
 }
 
-/// Whether `shift`+`k` opens a graphing screen ([`BasicFirmware::graphing_key`]): Y=,
-/// WINDOW, GRAPH, TRACE, MODE, 2nd TblSet, 2nd TABLE, 2nd STAT PLOT.
+/// Whether `shift`+`k` is a graphing key ([`BasicFirmware::graphing_key`]): Y=, WINDOW,
+/// ZOOM, TRACE, GRAPH, MODE, and 2nd STAT PLOT, 2nd TblSet, 2nd FORMAT, 2nd CALC, 2nd TABLE.
 pub(super) fn opens_graphing_screen(shift: Shift, k: Key) -> bool {
     match shift {
         Shift::None => matches!(
             k,
-            Key::YEquals | Key::Window | Key::Graph | Key::Trace | Key::Mode
+            Key::YEquals | Key::Window | Key::Zoom | Key::Trace | Key::Graph | Key::Mode
         ),
-        Shift::Second => matches!(k, Key::Window | Key::Graph | Key::YEquals),
+        Shift::Second => matches!(
+            k,
+            Key::YEquals | Key::Window | Key::Zoom | Key::Trace | Key::Graph
+        ),
         _ => false,
     }
 }

@@ -252,7 +252,9 @@ impl BasicFirmware {
                 self.shell = Shell::ProgramMenu { sel: 0, tab: 0 };
                 self.st.dirty = true;
             }
-            (Shift::Second, Key::YEquals) => self.open_stat_plots(),
+            (shift, k) if graphing::opens_graphing_screen(shift, k) => {
+                self.graphing_key(hw, shift == Shift::Second, k);
+            }
             (shift, k) if self.open_catalog(shift, k, CatalogFrom::Home) => {}
             (Shift::Second, Key::XTTheta) => {
                 self.shell = Shell::Link(LinkScreen::new());
@@ -260,17 +262,6 @@ impl BasicFirmware {
             }
             (Shift::Second, Key::Add) => {
                 self.shell = Shell::Mem(MemScreen::new());
-                self.st.dirty = true;
-            }
-            (Shift::None, Key::YEquals) => self.open_y_editor(hw),
-            (Shift::Second, Key::Graph) => self.open_table(hw),
-            (Shift::None, Key::Window) => self.open_window(hw),
-            (Shift::Second, Key::Window) => self.open_tblset(hw),
-            (Shift::None, Key::Graph) => self.open_graph(hw, false),
-            (Shift::None, Key::Trace) => self.open_graph(hw, true),
-            (Shift::None, Key::Mode) => {
-                self.shell = Shell::Mode(ModeCursor::open(&self.st.modes));
-                self.indicator = 0;
                 self.st.dirty = true;
             }
             (Shift::Second, Key::Mode) => {

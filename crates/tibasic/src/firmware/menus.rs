@@ -124,9 +124,32 @@ impl BasicFirmware {
                 let Some(second) = self.after_second(k) else {
                     return;
                 };
+                let shift = if second { Shift::Second } else { Shift::None };
+                let over_screen = matches!(from, CatalogFrom::Home | CatalogFrom::Screen);
+                // (2nd CALC, which has no screen yet, leaves the menu open.)
+                let calc = second && k == Key::Trace;
+                if over_screen && graphing::opens_graphing_screen(shift, k) && !calc {
+                    // A graphing key leaves the menu for its screen, as from the screen
+                    // under the menu (which stores what was typed there first).
+                    self.shell = match from {
+                        CatalogFrom::Screen => self.parked.take().map_or(Shell::Home, |s| *s),
+                        _ => Shell::Home,
+                    };
+                    self.shift = shift;
+                    return self.dispatch_key(hw, k);
+                }
                 cur.key(k, second, hw.mem.ram())
             }
         };
+        // The ZOOM menu acts the same over the home screen and over a graphing screen.
+        let zoom = crate::shell::catalog::CATALOGS[cur.menu].name == "ZOOM";
+        let acts = from == CatalogFrom::Home || (zoom && from == CatalogFrom::Screen);
+        if zoom && from == CatalogFrom::Screen {
+            if let CatalogAction::Type(_) | CatalogAction::Open(_) = action {
+                self.parked = None;
+                self.shell = Shell::Home;
+            }
+        }
         self.shell = Shell::Catalog { cur, from };
         self.st.dirty = true;
         let back = |fw: &mut Self, hw: &mut Hardware| match from {
@@ -158,15 +181,12 @@ impl BasicFirmware {
                 | crate::token::ZOOM_IN
                 | crate::token::ZOOM_OUT
                 | crate::token::ZINTEGER)],
-            ) if from == CatalogFrom::Home => {
+            ) if acts => {
                 self.entry = crate::shell::entry::EntryLine::with(&[tok]);
                 self.enter(hw);
             }
             // A zoom chosen on the home screen is done at once.
-            CatalogAction::Type(&[tok])
-                if from == CatalogFrom::Home
-                    && crate::shell::catalog::CATALOGS[cur.menu].name == "ZOOM" =>
-            {
+            CatalogAction::Type(&[tok]) if acts && zoom => {
                 let r = {
                     let mut os = Self::os(&mut self.st, hw);
                     os.zoom_from_menu(tok)
@@ -190,7 +210,7 @@ impl BasicFirmware {
             }
             // Only the home screen opens a screen from a menu (STAT's `Edit…`); elsewhere the
             // item does nothing [I].
-            CatalogAction::Open(screen) if from == CatalogFrom::Home => {
+            CatalogAction::Open(screen) if acts => {
                 if screen == crate::shell::catalog::LIST_EDITOR {
                     self.open_list_editor();
                 } else if screen == crate::shell::catalog::ZOOM_FACTORS {
@@ -220,6 +240,9 @@ impl BasicFirmware {
 
     pub(super) fn key_mode(&mut self, hw: &mut Hardware, k: Key, mut cursor: ModeCursor) {
         if let Some(second) = self.after_second(k) {
+            if self.other_graphing_screen(hw, second, k, (false, Key::Mode)) {
+                return;
+            }
             let before = self.st.modes.clone();
             let action = cursor.key(k, second, &mut self.st.modes);
             if self.st.modes != before {

@@ -364,6 +364,16 @@ impl BasicFirmware {
             self.adjust_contrast(hw, k == Key::Up);
             return;
         }
+        self.dispatch_key(hw, k);
+        if self.st.dirty {
+            self.present(hw);
+        } else if self.indicator_due {
+            self.present_indicator(hw);
+        }
+    }
+
+    /// Key `k` to the screen that is open now.
+    fn dispatch_key(&mut self, hw: &mut Hardware, k: Key) {
         match self.shell.clone() {
             Shell::Home => self.key_home(hw, k),
             Shell::ProgramMenu { sel, tab } => self.key_program_menu(hw, k, sel, tab),
@@ -394,11 +404,6 @@ impl BasicFirmware {
                     ram[screen::off(screen::KBD_SCAN_CODE)] = k.scan_code();
                 }
             }
-        }
-        if self.st.dirty {
-            self.present(hw);
-        } else if self.indicator_due {
-            self.present_indicator(hw);
         }
     }
 

@@ -18,6 +18,9 @@ impl BasicFirmware {
         let Some(second) = self.after_second(k) else {
             return;
         };
+        if self.other_graphing_screen(hw, second, k, (true, Key::YEquals)) {
+            return;
+        }
         let action = s.key(k, second, &self.st.plots);
         self.shell = Shell::StatPlot(s);
         // The cursor shows at once after a key, then blinks.
@@ -39,7 +42,24 @@ impl BasicFirmware {
         }
     }
 
-    /// ► on WINDOW: the FORMAT tab.
+    /// A graphing key pressed on a screen whose own key is `own` (2nd pending: `second`):
+    /// the key's screen opened; whether it was one (the screen's own key is left to the
+    /// screen).
+    pub(super) fn other_graphing_screen(
+        &mut self,
+        hw: &mut Hardware,
+        second: bool,
+        k: Key,
+        own: (bool, Key),
+    ) -> bool {
+        let shift = if second { Shift::Second } else { Shift::None };
+        if !graphing::opens_graphing_screen(shift, k) {
+            return false;
+        }
+        (second, k) != own && self.graphing_key(hw, second, k)
+    }
+
+    /// ► on WINDOW, or 2nd FORMAT: the FORMAT screen.
     pub(super) fn open_format(&mut self) {
         self.shell = Shell::Format(FormatCursor::open());
         self.indicator = 0;
@@ -50,6 +70,9 @@ impl BasicFirmware {
         let Some(second) = self.after_second(k) else {
             return;
         };
+        if self.other_graphing_screen(hw, second, k, (true, Key::Zoom)) {
+            return;
+        }
         let action = cursor.key(k, second, &mut self.st.modes);
         self.shell = Shell::Format(cursor);
         self.indicator = 0;

@@ -461,7 +461,8 @@ impl BasicFirmware {
     pub(super) fn validate(&self) -> Result<(), StateError> {
         let corrupt = |what| Err(StateError::Corrupt(what));
         // A menu over a screen has that screen parked under it, and only then; only the
-        // screens with a typed line are parked.
+        // screens with a typed line, and the graphing screens the ZOOM menu opens over, are
+        // parked.
         let over_screen = matches!(
             self.shell,
             Shell::Catalog {
@@ -477,6 +478,12 @@ impl BasicFirmware {
                     | Shell::TblSet(_)
                     | Shell::Table(_)
                     | Shell::StatEdit(_)
+                    | Shell::Graph(_)
+                    | Shell::GraphFree(_)
+                    | Shell::GraphModeTrace(_)
+                    | Shell::Format(_)
+                    | Shell::StatPlot(_)
+                    | Shell::Mode(_)
             )
         });
         if over_screen != self.parked.is_some() || (self.parked.is_some() && !parkable) {

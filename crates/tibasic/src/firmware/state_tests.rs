@@ -384,3 +384,24 @@ fn menus_over_screens_round_trip_and_lone_halves_are_refused() {
         f.parked = Some(Box::new(f.shell.clone()))
     });
 }
+
+/// The ZOOM menu open over the graph (TRACE) comes back from a save state with the graph
+/// parked under it: CLEAR in the copy goes back to tracing.
+#[test]
+fn the_zoom_menu_over_the_graph_round_trips() {
+    let mut calc = calc_running("Disp 1\nPause");
+    calc.press(Key::Enter);
+    calc.run_for(300 * MS);
+    for k in [Key::YEquals, Key::XTTheta, Key::Trace, Key::Zoom] {
+        tap(&mut calc, k);
+    }
+    assert!(matches!(
+        fw_of(&calc).parked.as_deref(),
+        Some(Shell::Graph(Some(_)))
+    ));
+    let mut back = calc.clone_state_for_test();
+    assert_eq!(fw_of(&back).parked, fw_of(&calc).parked);
+    tap(&mut back, Key::Clear);
+    assert!(matches!(fw_of(&back).shell, Shell::Graph(Some(_))));
+    assert!(fw_of(&back).parked.is_none());
+}

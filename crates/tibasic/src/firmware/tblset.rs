@@ -37,8 +37,11 @@ impl BasicFirmware {
                 }
             }
         }
-        if opens && self.graphing_key(hw, shift == Shift::Second, k) {
-            return;
+        if opens {
+            self.shell = Shell::TblSet(t.clone());
+            if self.graphing_key(hw, shift == Shift::Second, k) {
+                return;
+            }
         }
         match (shift, k) {
             (Shift::Second, Key::Mode) => return self.go_home_screen(),
