@@ -82,6 +82,6 @@ fn matrix_rows_with_brackets() {
     let m = [r("1"), r("-2"), r("30"), r("4")];
     assert_eq!(
         matrix_lines(2, 2, &m, NumFormat::FLOAT),
-        vec!["[[1  ⁻2]".to_string(), " [30 4]]".to_string()]
+        vec!["[[1  ⁻2]".to_string(), " [30 4 ]]".to_string()]
     );
 }

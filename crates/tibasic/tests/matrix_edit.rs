@@ -283,3 +283,66 @@ fn the_menus_type_into_an_elements_value() {
     keys(&mut copy, &[Key::Matrx, Key::Left, Key::K2]);
     assert_eq!(glass(&copy)[0], "MATRIX[A] 1 ×2");
 }
+
+/// A matrix answer, and `Disp` of one, pads every column to its widest element, the last
+/// column too, so the closing brackets line up (docs/calculator.md, "Matrices on the home
+/// screen"): the issue's `[[1,2][3,4]]⁻¹`, typed on the home screen, is
+/// `[[⁻2  1  ]` over ` [1.5 ⁻.5]]`; the same for `*row(`, `*row+(` and `Disp [A]`.
+#[test]
+fn matrix_answers_pad_every_column() {
+    let mut calc = calc_with_sources(&[(
+        "ROWS",
+        "ClrHome\n[[1,2][3,4]]→[A]\nDisp *row(10,[A],1)\nDisp *row+(10,[A],1,2)\n[[1,⁻2][30,4]]→[A]\nDisp [A]",
+    )])
+    .unwrap();
+    calc.run_for(100 * MS);
+    let (lb, rb) = (Key::Mul, Key::Sub);
+    keys(
+        &mut calc,
+        &[
+            Key::Second,
+            lb,
+            Key::Second,
+            lb,
+            Key::K1,
+            Key::Comma,
+            Key::K2,
+        ],
+    );
+    keys(
+        &mut calc,
+        &[
+            Key::Second,
+            rb,
+            Key::Second,
+            lb,
+            Key::K3,
+            Key::Comma,
+            Key::K4,
+        ],
+    );
+    keys(
+        &mut calc,
+        &[Key::Second, rb, Key::Second, rb, Key::Inverse, Key::Enter],
+    );
+    let g = glass(&calc);
+    assert_eq!(g[0], "[[1,2][3,4]]⁻¹", "{g:?}");
+    assert_eq!(&g[1..3], ["[[⁻2  1  ]", " [1.5 ⁻.5]]"], "{g:?}");
+    start_program(&mut calc, "ROWS").unwrap();
+    calc.run_for(500 * MS);
+    let g = glass(&calc);
+    // *row(10,[A],1) = [[10,20][3,4]]; *row+(10,[A],1,2) = [[1,2][13,24]] (row 2 plus 10
+    // times row 1, the Guidebook's matrix chapter).
+    assert_eq!(
+        &g[..6],
+        [
+            "[[10 20]",
+            " [3  4 ]]",
+            "[[1  2 ]",
+            " [13 24]]",
+            "[[1  ⁻2]",
+            " [30 4 ]]"
+        ],
+        "{g:?}"
+    );
+}

@@ -255,9 +255,9 @@ fn normal(r: Real, fix: Option<u8>, out: &mut String) {
 }
 
 /// The lines `Disp` writes for a matrix: `[[` before the first row, ` [` before the others,
-/// `]]` after the last; elements separated by a space and padded on the right to their
-/// column's widest element [U: the TI-82's column alignment is not documented; this is how
-/// TI-83 screens are shown in its Guidebook's matrix chapter].
+/// `]]` after the last; elements separated by a space and every column, the last one too,
+/// padded on the right to its widest element, so the closing brackets line up
+/// (`[[⁻2  1  ]` over ` [1.5 ⁻.5]]`; `docs/calculator.md`, "Matrices on the home screen").
 pub fn matrix_lines(rows: usize, cols: usize, data: &[Real], f: NumFormat) -> Vec<String> {
     let texts: Vec<String> = data.iter().map(|&x| real_text(x, f)).collect();
     let width = |c: usize| {
@@ -276,9 +276,7 @@ pub fn matrix_lines(rows: usize, cols: usize, data: &[Real], f: NumFormat) -> Ve
                 }
                 let t = &texts[r * cols + c];
                 s.push_str(t);
-                if c + 1 < cols {
-                    s.extend(std::iter::repeat_n(' ', widths[c] - t.chars().count()));
-                }
+                s.extend(std::iter::repeat_n(' ', widths[c] - t.chars().count()));
             }
             s.push(']');
             if r + 1 == rows {
