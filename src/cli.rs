@@ -36,6 +36,9 @@ pub enum Command {
     /// MANCALA tools: `mancala solve` (the exact value of the opening position).
     #[command(subcommand)]
     Mancala(MancalaCommand),
+    /// Debug TI-BASIC programs from an editor: the Debug Adapter Protocol on standard input
+    /// and output (docs/debugger.md).
+    Dap,
     /// Pair two `--link relay HOST:PORT ROOM-SECRET` clients that name the same room (the
     /// relay sees the room, never the secret).
     Relay(RelayArgs),

@@ -11,6 +11,7 @@ pub mod botlink;
 pub mod capture;
 pub mod cli;
 pub mod config;
+pub mod dap;
 pub mod files_cmd;
 pub mod gui;
 pub mod headless;

@@ -20,6 +20,7 @@ fn main() -> ExitCode {
             ti82::solve::run(&args, &mut std::io::stdout().lock())
         }
         Some(Command::Relay(args)) => ti82::netcable::relay(&args.listen),
+        Some(Command::Dap) => ti82::dap::run(std::io::stdin(), std::io::stdout().lock()),
         None => interactive(&cli.machine, &cli.ui),
     };
     match result {

@@ -361,6 +361,12 @@ impl Calc {
     }
 
     /// The CPU, when the firmware is [`RomFirmware`].
+    /// The firmware and the hardware at once (a debugger evaluates in the firmware against
+    /// the hardware's memory).
+    pub fn parts_mut(&mut self) -> (&mut dyn Firmware, &mut Hardware) {
+        (&mut *self.fw, &mut self.hw)
+    }
+
     pub fn cpu(&self) -> Option<&Cpu> {
         self.fw
             .as_any()

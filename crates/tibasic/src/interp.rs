@@ -217,6 +217,35 @@ impl Interp {
         Some((f.name.clone(), offset))
     }
 
+    /// The call stack, outermost first: each running program's name and the byte offset of
+    /// the statement it is at (a caller's is its `prgm` call).
+    pub fn frames(&self) -> Vec<(Vec<u8>, u32)> {
+        self.frames
+            .iter()
+            .map(|f| {
+                let offset = f
+                    .lines
+                    .get(f.pc)
+                    .map_or_else(|| f.lines.last().map_or(0, |l| l.offset), |l| l.offset);
+                (f.name.clone(), offset)
+            })
+            .collect()
+    }
+
+    /// The statement about to run: its program and byte offset. `None` past a program's last
+    /// statement (the next step returns to the caller) and at an empty statement (a blank
+    /// line, `::`): a debugger stops at neither.
+    pub fn statement(&self) -> Option<(Vec<u8>, u32)> {
+        let f = self.frames.last()?;
+        let l = f.lines.get(f.pc)?;
+        (l.stmt != Stmt::Empty).then(|| (f.name.clone(), l.offset))
+    }
+
+    /// How many programs are running (1: no `prgm` call in progress).
+    pub fn depth(&self) -> usize {
+        self.frames.len()
+    }
+
     /// Raises `kind` at the current statement (used for ON = ERR:BREAK).
     pub fn raise(&mut self, kind: ErrorKind) {
         let (program, offset) = self.position().unwrap_or_default();

@@ -5,6 +5,7 @@ pub mod calculus;
 pub mod calibration;
 pub mod conv;
 pub mod cost;
+pub mod debug;
 pub mod display;
 pub mod eval;
 pub mod firmware;

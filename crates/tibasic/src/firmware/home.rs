@@ -171,6 +171,7 @@ impl BasicFirmware {
     }
 
     pub(super) fn show_error(&mut self, err: ProgramError) {
+        self.debug_error(&err);
         self.last_error = Some(err.clone());
         self.shell = Shell::Error { err, sel: 0 };
         self.st.dirty = true;

@@ -42,6 +42,7 @@ use crate::shell::stat::ListEditor;
 use crate::token::*;
 use crate::value::{ErrorKind, Value};
 
+mod debugging;
 mod editing;
 mod graphing;
 mod home;
@@ -195,6 +196,8 @@ pub struct BasicFirmware {
     pub statements: u64,
     /// The MODE settings as last written to RAM (`modes.rs`; not saved).
     modes_in_ram: modes::InRam,
+    /// The debugger, while one is attached (`debugging.rs`; not saved).
+    debug: Option<Box<crate::debug::Debug>>,
 }
 
 impl Default for BasicFirmware {
@@ -237,6 +240,7 @@ impl BasicFirmware {
             last_error: None,
             statements: 0,
             modes_in_ram: None,
+            debug: None,
         }
     }
 
@@ -485,7 +489,10 @@ impl Firmware for BasicFirmware {
     }
 
     fn power_on(&mut self, hw: &mut Hardware) {
+        // An attached debugger stays attached.
+        let debug = self.debug.take();
         *self = BasicFirmware::new();
+        self.debug = debug;
         self.init_ram(hw);
         self.sync_modes_hw(hw);
         self.init_lcd(hw);
@@ -514,7 +521,8 @@ impl Firmware for BasicFirmware {
             // runs the exchange to its end before it returns the key (spec 1.7.6).
             let running = self.shell == Shell::Running
                 && matches!(self.interp.status(), Status::Running)
-                && !self.holder.is_busy();
+                && !self.holder.is_busy()
+                && !self.debug_stopped();
             if running {
                 self.run_statements(hw, until);
                 continue;

@@ -135,6 +135,10 @@ impl BasicFirmware {
             if hw.now >= until || hw.now >= self.next_scan {
                 break;
             }
+            // One test per statement when no debugger is attached.
+            if self.debug.is_some() && self.debug_stop(hw) {
+                break;
+            }
             let status = {
                 let mut os = Self::os(&mut self.st, hw);
                 self.interp.step(&mut os)

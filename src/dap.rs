@@ -1,0 +1,835 @@
+//! `ti82 dap`: the Debug Adapter Protocol on standard input and output (docs/debugger.md), so
+//! an editor (VS Code, Neovim's nvim-dap, Emacs dap-mode, Helix, Zed...) is the debugger's
+//! window. This first version debugs TI-BASIC on the built-in runtime: breakpoints (with
+//! conditions, hit counts and logpoints), stepping through `prgm` calls, pause, a stop when an
+//! error screen would show, variables as the calculator shows them, evaluation without side
+//! effects, stores, and data breakpoints on variables.
+//!
+//! Messages are read on their own thread (a `Content-Length` over [`MAX_MESSAGE`] ends the
+//! session with a message; malformed JSON gets an error response); the calculator runs on this
+//! thread in slices between looks at the requests, so a pause stops even an endless loop.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use crossbeam_channel::{Receiver, TryRecvError};
+use serde_json::{json, Value as Json};
+use ti82_machine::Calc;
+use tibasic::debug::{Breakpoint, HitCondition, StepMode, StopReason, Watch};
+use tibasic::firmware::BasicFirmware;
+use tibasic::value::Value;
+use tifiles::file::{Content, ReadOptions, TiFile};
+use tifiles::tokens::{detokenize, is_prefix, tokenize_source, Spelling};
+use tifiles::var::{VarData, VarName, Variable};
+
+use crate::script::{parse, Player};
+
+/// The longest message accepted (1 MiB): a longer `Content-Length` ends the session.
+pub const MAX_MESSAGE: usize = 1 << 20;
+/// Emulated time run between two looks at the requests (10 ms).
+const SLICE_T: u64 = 60_000;
+/// The thread id of the calculator.
+const THREAD: i64 = 1;
+/// Token of a line break in a program.
+const NEWLINE: u8 = 0x3F;
+
+/// What the reader thread hands over.
+enum Incoming {
+    Message(Vec<u8>),
+    /// The stream cannot be trusted any more (framing broken, a message too long).
+    Broken(String),
+    End,
+}
+
+/// Reads one framed message; `Ok(None)` at the end of the input.
+fn read_message(r: &mut impl BufRead) -> Result<Option<Vec<u8>>, String> {
+    let mut length = None;
+    let mut line = String::new();
+    loop {
+        line.clear();
+        let n = r
+            .by_ref()
+            .take(1024)
+            .read_line(&mut line)
+            .map_err(|e| e.to_string())?;
+        if n == 0 {
+            return if length.is_none() {
+                Ok(None)
+            } else {
+                Err("the input ended inside a message's header".into())
+            };
+        }
+        let t = line.trim_end_matches(['\r', '\n']);
+        if t.is_empty() {
+            if length.is_some() {
+                break;
+            }
+            continue;
+        }
+        if let Some((k, v)) = t.split_once(':') {
+            if k.trim().eq_ignore_ascii_case("content-length") {
+                let n: usize = v
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("bad Content-Length {:?}", v.trim()))?;
+                if n > MAX_MESSAGE {
+                    return Err(format!(
+                        "Content-Length {n} is over the limit of {MAX_MESSAGE} bytes"
+                    ));
+                }
+                length = Some(n);
+            }
+        } else {
+            return Err(format!("not a message header: {t:?}"));
+        }
+    }
+    let mut body = vec![0u8; length.unwrap_or(0)];
+    r.read_exact(&mut body).map_err(|e| e.to_string())?;
+    Ok(Some(body))
+}
+
+fn reader(input: impl Read + Send + 'static) -> Receiver<Incoming> {
+    let (tx, rx) = crossbeam_channel::bounded(64);
+    std::thread::spawn(move || {
+        let mut r = BufReader::new(input);
+        loop {
+            let m = match read_message(&mut r) {
+                Ok(Some(body)) => Incoming::Message(body),
+                Ok(None) => Incoming::End,
+                Err(e) => Incoming::Broken(e),
+            };
+            let last = !matches!(m, Incoming::Message(_));
+            if tx.send(m).is_err() || last {
+                return;
+            }
+        }
+    });
+    rx
+}
+
+/// A program the session knows, with its source for positions.
+struct Source {
+    /// The program's name as the calculator has it (token bytes) and as text.
+    name: Vec<u8>,
+    display: String,
+    tokens: Vec<u8>,
+    /// The file it came from; for a `.txt` the file's own text is the source, for a TI file
+    /// its detokenized text is served by `sourceReference`.
+    path: PathBuf,
+    text_file: bool,
+    reference: i64,
+}
+
+impl Source {
+    /// 1-based line and column of the statement at `offset`.
+    fn position(&self, offset: u32) -> (i64, i64) {
+        let mut line = 1;
+        let mut start = 0;
+        let mut i = 0;
+        let end = (offset as usize).min(self.tokens.len());
+        while i < end {
+            if self.tokens[i] == NEWLINE {
+                line += 1;
+                start = i + 1;
+            }
+            i += if is_prefix(self.tokens[i]) { 2 } else { 1 };
+        }
+        let col = detokenize(&self.tokens[start..end], Spelling::Ascii)
+            .chars()
+            .count() as i64
+            + 1;
+        (line, col)
+    }
+
+    /// The statements (offset, line) that can hold a breakpoint.
+    fn statements(&self) -> Vec<(u32, i64)> {
+        tibasic::parse::compile(&self.tokens)
+            .into_iter()
+            .filter(|l| !matches!(l.stmt, tibasic::ast::Stmt::Empty))
+            .map(|l| (l.offset, self.position(l.offset).0))
+            .collect()
+    }
+
+    fn dap(&self) -> Json {
+        if self.text_file {
+            json!({"name": self.display, "path": self.path.display().to_string()})
+        } else {
+            json!({"name": format!("{}.txt", self.display), "sourceReference": self.reference,
+                   "origin": format!("detokenized from {}", self.path.display())})
+        }
+    }
+}
+
+/// Reads the programs of one launch file.
+fn load_file(path: &Path, reference: i64) -> Result<Vec<(Source, Variable)>> {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    if ext == "txt" {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("{}: cannot read it as UTF-8 text", path.display()))?;
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_ascii_uppercase())
+            .unwrap_or_default();
+        let name = VarName::program(&stem).map_err(|_| {
+            anyhow::anyhow!(
+                "{}: {stem:?} is not a TI-82 program name (1 to 8 letters, digits or θ)",
+                path.display()
+            )
+        })?;
+        let tokens = tokenize_source(&text).map_err(|e| {
+            anyhow::anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.message)
+        })?;
+        let var = Variable {
+            name,
+            data: VarData::Program(tokens.clone()),
+        };
+        let src = Source {
+            name: var.name.bytes().to_vec(),
+            display: stem,
+            tokens,
+            path: path.to_path_buf(),
+            text_file: true,
+            reference,
+        };
+        return Ok(vec![(src, var)]);
+    }
+    let file = TiFile::read(path, ReadOptions::default())
+        .with_context(|| format!("{}: not a TI-82 file", path.display()))?;
+    let Content::Vars(vars) = file.content else {
+        anyhow::bail!("{}: a memory backup, not variables", path.display());
+    };
+    let mut out = Vec::new();
+    for (i, v) in vars.into_iter().enumerate() {
+        if let VarData::Program(t) | VarData::ProtectedProgram(t) = &v.data {
+            let display = detokenize(v.name.bytes(), Spelling::Ascii);
+            out.push((
+                Source {
+                    name: v.name.bytes().to_vec(),
+                    display,
+                    tokens: t.clone(),
+                    path: path.to_path_buf(),
+                    text_file: false,
+                    reference: reference + i as i64,
+                },
+                v.clone(),
+            ));
+        } else {
+            out.push((
+                Source {
+                    name: Vec::new(),
+                    display: String::new(),
+                    tokens: Vec::new(),
+                    path: path.to_path_buf(),
+                    text_file: false,
+                    reference: 0,
+                },
+                v,
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// What a variables reference stands for.
+#[derive(Clone, Debug)]
+enum VarRef {
+    Reals,
+    Lists,
+    Matrices,
+    /// The elements of a list (1-6) or the rows of a matrix (0-4).
+    List(u8),
+    Matrix(u8),
+}
+
+struct Session<W: Write> {
+    out: W,
+    seq: i64,
+    calc: Option<Calc>,
+    sources: Vec<Source>,
+    main: Option<String>,
+    player: Player,
+    stop_on_entry: bool,
+    /// Launched and configured: the program runs.
+    started: bool,
+    /// A stop has been reported (and not yet resumed).
+    reported: bool,
+    ended: bool,
+    refs: Vec<VarRef>,
+    next_bp: u32,
+    /// Breakpoints by source key (path or reference), as last set.
+    bp_sets: HashMap<String, Vec<u32>>,
+}
+
+fn ok(v: Option<Json>) -> Result<Json, String> {
+    Ok(v.unwrap_or(Json::Null))
+}
+
+impl<W: Write> Session<W> {
+    fn send(&mut self, mut m: Json) {
+        self.seq += 1;
+        m["seq"] = json!(self.seq);
+        let body = m.to_string();
+        let _ = write!(self.out, "Content-Length: {}\r\n\r\n{}", body.len(), body);
+        let _ = self.out.flush();
+    }
+
+    fn event(&mut self, event: &str, body: Json) {
+        self.send(json!({"type": "event", "event": event, "body": body}));
+    }
+
+    fn respond(&mut self, req: &Json, result: Result<Json, String>) {
+        let command = req["command"].as_str().unwrap_or("").to_string();
+        let request_seq = req["seq"].as_i64().unwrap_or(0);
+        match result {
+            Ok(body) => self.send(json!({"type": "response", "request_seq": request_seq,
+                "success": true, "command": command, "body": body})),
+            Err(message) => self.send(json!({"type": "response", "request_seq": request_seq,
+                "success": false, "command": command, "message": message,
+                "body": {"error": {"id": 1, "format": message}}})),
+        }
+    }
+
+    fn firmware(&mut self) -> Result<(&mut BasicFirmware, &mut ti82_machine::Hardware), String> {
+        let calc = self.calc.as_mut().ok_or("nothing is launched")?;
+        let (fw, hw) = calc.parts_mut();
+        let fw = fw
+            .as_any_mut()
+            .downcast_mut::<BasicFirmware>()
+            .ok_or("this calculator does not run the built-in runtime")?;
+        Ok((fw, hw))
+    }
+
+    fn source_of(&self, program: &[u8]) -> Option<&Source> {
+        self.sources.iter().find(|s| s.name == program)
+    }
+
+    fn handle(&mut self, req: &Json) -> bool {
+        let args = req.get("arguments").cloned().unwrap_or(Json::Null);
+        let command = req["command"].as_str().unwrap_or("");
+        let result = match command {
+            "initialize" => ok(Some(json!({
+                "supportsConfigurationDoneRequest": true,
+                "supportsConditionalBreakpoints": true,
+                "supportsHitConditionalBreakpoints": true,
+                "supportsLogPoints": true,
+                "supportsEvaluateForHovers": true,
+                "supportsSetVariable": true,
+                "supportsDataBreakpoints": true,
+                "supportsTerminateRequest": true,
+                "exceptionBreakpointFilters": [{"filter": "error",
+                    "label": "Errors (ERR: screens)", "default": true}],
+            }))),
+            "launch" => self.launch(&args),
+            "setBreakpoints" => self.set_breakpoints(&args),
+            "setExceptionBreakpoints" => {
+                let on = args["filters"]
+                    .as_array()
+                    .is_some_and(|f| f.iter().any(|x| x == "error"));
+                self.firmware().map(|(fw, _)| {
+                    if let Some(d) = fw.debugger() {
+                        d.break_on_error = on;
+                    }
+                    json!({})
+                })
+            }
+            "dataBreakpointInfo" => ok(Some(json!({
+                "dataId": args["name"].as_str().unwrap_or(""),
+                "description": format!("{} changes", args["name"].as_str().unwrap_or("")),
+                "accessTypes": ["write"],
+            }))),
+            "setDataBreakpoints" => self.set_data_breakpoints(&args),
+            "configurationDone" => {
+                self.started = true;
+                ok(None)
+            }
+            "threads" => ok(Some(json!({"threads": [{"id": THREAD, "name": "TI-82"}]}))),
+            "stackTrace" => self.stack_trace(),
+            "scopes" => self.scopes(),
+            "variables" => self.variables(&args),
+            "evaluate" => self.evaluate(&args),
+            "setVariable" => self.set_variable(&args),
+            "source" => self.source(&args),
+            "continue" => self.resume(StepMode::Run, true),
+            "next" => {
+                let d = self.depth();
+                self.resume(StepMode::Over(d), false)
+            }
+            "stepIn" => self.resume(StepMode::Into, false),
+            "stepOut" => {
+                let d = self.depth();
+                self.resume(StepMode::Out(d), false)
+            }
+            "pause" => self.firmware().map(|(fw, _)| {
+                if let Some(d) = fw.debugger() {
+                    d.pause = true;
+                }
+                json!({})
+            }),
+            "disconnect" | "terminate" => {
+                self.respond(req, ok(None));
+                if !self.ended {
+                    self.ended = true;
+                    self.event("terminated", json!({}));
+                }
+                return command == "disconnect";
+            }
+            other => Err(format!("{other:?} is not supported by ti82 dap")),
+        };
+        self.respond(req, result);
+        if command == "initialize" {
+            self.event("initialized", json!({}));
+        }
+        false
+    }
+
+    fn depth(&mut self) -> usize {
+        self.firmware()
+            .map(|(fw, _)| fw.call_stack().len())
+            .unwrap_or(0)
+    }
+
+    fn launch(&mut self, args: &Json) -> Result<Json, String> {
+        if args.get("rom").is_some_and(|r| !r.is_null()) {
+            return Err("a ROM (Z80-level) session is not available yet: docs/debugger.md".into());
+        }
+        if args.get("pair").is_some_and(|p| p.as_bool() == Some(true)) {
+            return Err("a pair session is not available yet: docs/debugger.md".into());
+        }
+        let program = args["program"]
+            .as_str()
+            .ok_or("launch needs \"program\": a .txt, .82p or .82g file")?;
+        let mut files = vec![PathBuf::from(program)];
+        if let Some(more) = args["load"].as_array() {
+            files.extend(more.iter().filter_map(|f| f.as_str()).map(PathBuf::from));
+        }
+        let mut vars = Vec::new();
+        for (i, f) in files.iter().enumerate() {
+            for (src, var) in load_file(f, 1000 * (i as i64 + 1)).map_err(|e| format!("{e:#}"))? {
+                if !src.name.is_empty() {
+                    if i == 0 && self.main.is_none() {
+                        self.main = Some(src.display.clone());
+                    }
+                    self.sources.push(src);
+                }
+                vars.push(var);
+            }
+        }
+        let main = self
+            .main
+            .clone()
+            .ok_or_else(|| format!("{program}: holds no program"))?;
+        let mut calc = Calc::new(BasicFirmware::new());
+        tibasic::firmware::install(calc.ram_mut(), &vars)
+            .map_err(|e| format!("the programs do not fit in memory: {e}"))?;
+        // Let the calculator come up at the home screen before the program starts.
+        calc.run_for(SLICE_T * 10);
+        self.calc = Some(calc);
+        self.stop_on_entry = args["stopOnEntry"].as_bool().unwrap_or(false);
+        let (fw, _) = self.firmware()?;
+        fw.attach_debugger();
+        if let Some(d) = fw.debugger() {
+            d.break_on_error = true;
+            if args["stopOnEntry"].as_bool().unwrap_or(false) {
+                d.mode = StepMode::Entry;
+            }
+        }
+        self.player.push_run(&main);
+        if let Some(keys) = args["keys"].as_str() {
+            let steps = parse(keys).map_err(|e| format!("keys: {e}"))?;
+            self.player.push(&steps);
+        }
+        Ok(json!({}))
+    }
+
+    fn set_breakpoints(&mut self, args: &Json) -> Result<Json, String> {
+        let src = &args["source"];
+        let key = src["path"]
+            .as_str()
+            .map(str::to_string)
+            .or_else(|| src["sourceReference"].as_i64().map(|r| r.to_string()))
+            .ok_or("setBreakpoints: the source has no path or reference")?;
+        let matches = |s: &Source| {
+            src["sourceReference"].as_i64() == Some(s.reference) && !s.text_file
+                || src["path"].as_str().is_some_and(|p| {
+                    Path::new(p) == s.path
+                        || std::fs::canonicalize(p).ok() == std::fs::canonicalize(&s.path).ok()
+                })
+        };
+        let found = self.sources.iter().position(matches);
+        let wanted: Vec<Json> = args["breakpoints"].as_array().cloned().unwrap_or_default();
+        // Drop this source's old breakpoints.
+        let old = self.bp_sets.remove(&key).unwrap_or_default();
+        let mut new_bps = Vec::new();
+        let mut answers = Vec::new();
+        for b in &wanted {
+            let line = b["line"].as_i64().unwrap_or(0);
+            self.next_bp += 1;
+            let id = self.next_bp;
+            let Some(i) = found else {
+                answers.push(json!({"id": id, "verified": false, "line": line,
+                    "message": "this file is not one of the launched programs"}));
+                continue;
+            };
+            let s = &self.sources[i];
+            let at = s.statements().into_iter().find(|&(_, l)| l >= line);
+            let Some((offset, at_line)) = at else {
+                answers.push(json!({"id": id, "verified": false, "line": line,
+                    "message": format!("no statement at or after line {line}")}));
+                continue;
+            };
+            let hit = match b["hitCondition"].as_str() {
+                Some(h) => HitCondition::parse(h)?,
+                None => HitCondition::Always,
+            };
+            let mut answer = json!({"id": id, "verified": true, "line": at_line,
+                "column": s.position(offset).1, "source": s.dap()});
+            if at_line != line {
+                answer["message"] = json!(format!(
+                    "line {line} has no statement: moved to line {at_line}"
+                ));
+            }
+            answers.push(answer);
+            new_bps.push(Breakpoint {
+                id,
+                program: s.name.clone(),
+                offset,
+                condition: b["condition"]
+                    .as_str()
+                    .filter(|c| !c.trim().is_empty())
+                    .map(str::to_string),
+                hit,
+                log: b["logMessage"].as_str().map(str::to_string),
+                hits: 0,
+            });
+        }
+        let ids: Vec<u32> = new_bps.iter().map(|b| b.id).collect();
+        self.bp_sets.insert(key, ids);
+        let (fw, _) = self.firmware()?;
+        if let Some(d) = fw.debugger() {
+            d.breakpoints.retain(|b| !old.contains(&b.id));
+            d.breakpoints.extend(new_bps);
+        }
+        Ok(json!({ "breakpoints": answers }))
+    }
+
+    fn set_data_breakpoints(&mut self, args: &Json) -> Result<Json, String> {
+        let names: Vec<String> = args["breakpoints"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|b| b["dataId"].as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let (fw, hw) = self.firmware()?;
+        let mut watches = Vec::new();
+        let mut answers = Vec::new();
+        for name in names {
+            let last = fw.evaluate(hw, &name).ok().map(|v| fw.show_value(&v));
+            answers.push(json!({"verified": true, "description": format!("{name} changes")}));
+            watches.push(Watch { name, last });
+        }
+        if let Some(d) = fw.debugger() {
+            d.watches = watches;
+        }
+        Ok(json!({ "breakpoints": answers }))
+    }
+
+    fn stack_trace(&mut self) -> Result<Json, String> {
+        let (fw, _) = self.firmware()?;
+        let frames = fw.call_stack();
+        let mut out = Vec::new();
+        for (i, (program, offset)) in frames.iter().enumerate() {
+            let name = detokenize(program, Spelling::Ascii);
+            let mut f = json!({"id": i as i64 + 1, "name": format!("prgm{name}"),
+                "line": 0, "column": 0});
+            if let Some(s) = self.source_of(program) {
+                let (line, col) = s.position(*offset);
+                f["line"] = json!(line);
+                f["column"] = json!(col);
+                f["source"] = s.dap();
+            }
+            out.push(f);
+        }
+        let total = out.len();
+        Ok(json!({"stackFrames": out, "totalFrames": total}))
+    }
+
+    fn scopes(&mut self) -> Result<Json, String> {
+        self.refs = vec![VarRef::Reals, VarRef::Lists, VarRef::Matrices];
+        Ok(json!({"scopes": [
+            {"name": "Reals", "variablesReference": 1, "expensive": false},
+            {"name": "Lists", "variablesReference": 2, "expensive": false},
+            {"name": "Matrices", "variablesReference": 3, "expensive": false},
+        ]}))
+    }
+
+    fn new_ref(&mut self, r: VarRef) -> i64 {
+        self.refs.push(r);
+        self.refs.len() as i64
+    }
+
+    fn variables(&mut self, args: &Json) -> Result<Json, String> {
+        let r = args["variablesReference"].as_i64().unwrap_or(0);
+        let which = self
+            .refs
+            .get((r - 1).max(0) as usize)
+            .cloned()
+            .ok_or("no such variables reference")?;
+        let mut vars = Vec::new();
+        match which {
+            VarRef::Reals => {
+                let mut names: Vec<String> = ('A'..='Z').map(|c| c.to_string()).collect();
+                names.push("θ".into());
+                names.push("Ans".into());
+                let (fw, hw) = self.firmware()?;
+                for n in names {
+                    if let Ok(v) = fw.evaluate(hw, &n) {
+                        vars.push(json!({"name": n, "value": fw.show_value(&v),
+                            "evaluateName": n, "variablesReference": 0}));
+                    }
+                }
+            }
+            VarRef::Lists => {
+                for k in 1..=6u8 {
+                    let name = format!("L{k}");
+                    let shown = {
+                        let (fw, hw) = self.firmware()?;
+                        fw.evaluate(hw, &name).ok().map(|v| (fw.show_value(&v), v))
+                    };
+                    if let Some((shown, v)) = shown {
+                        let n = match &v {
+                            Value::List(l) => l.len(),
+                            _ => 0,
+                        };
+                        let child = self.new_ref(VarRef::List(k));
+                        vars.push(json!({"name": name, "value": shown, "evaluateName": name,
+                            "variablesReference": child, "indexedVariables": n}));
+                    }
+                }
+            }
+            VarRef::Matrices => {
+                for k in 0..5u8 {
+                    let name = format!("[{}]", (b'A' + k) as char);
+                    let shown = {
+                        let (fw, hw) = self.firmware()?;
+                        fw.evaluate(hw, &name).ok().map(|v| fw.show_value(&v))
+                    };
+                    if let Some(shown) = shown {
+                        let child = self.new_ref(VarRef::Matrix(k));
+                        vars.push(json!({"name": name, "value": shown, "evaluateName": name,
+                            "variablesReference": child}));
+                    }
+                }
+            }
+            VarRef::List(k) => {
+                let (fw, hw) = self.firmware()?;
+                if let Ok(Value::List(l)) = fw.evaluate(hw, &format!("L{k}")) {
+                    for (i, x) in l.iter().enumerate() {
+                        let name = format!("L{k}({})", i + 1);
+                        vars.push(json!({"name": format!("{}", i + 1),
+                            "value": fw.show_value(&Value::Real(*x)),
+                            "evaluateName": name, "variablesReference": 0}));
+                    }
+                }
+            }
+            VarRef::Matrix(k) => {
+                let (fw, hw) = self.firmware()?;
+                let m = format!("[{}]", (b'A' + k) as char);
+                if let Ok(Value::Matrix(mx)) = fw.evaluate(hw, &m) {
+                    for (i, row) in mx.data.chunks(mx.cols.max(1)).enumerate() {
+                        let shown: Vec<String> = row
+                            .iter()
+                            .map(|x| fw.show_value(&Value::Real(*x)))
+                            .collect();
+                        vars.push(json!({"name": format!("row {}", i + 1),
+                            "value": format!("[{}]", shown.join(" ")), "variablesReference": 0}));
+                    }
+                }
+            }
+        }
+        Ok(json!({ "variables": vars }))
+    }
+
+    fn evaluate(&mut self, args: &Json) -> Result<Json, String> {
+        let expr = args["expression"]
+            .as_str()
+            .ok_or("evaluate needs an expression")?;
+        let (fw, hw) = self.firmware()?;
+        let v = fw.evaluate(hw, expr)?;
+        Ok(json!({"result": fw.show_value(&v), "variablesReference": 0}))
+    }
+
+    fn set_variable(&mut self, args: &Json) -> Result<Json, String> {
+        let r = args["variablesReference"].as_i64().unwrap_or(0);
+        let name = args["name"].as_str().ok_or("setVariable needs a name")?;
+        let value = args["value"].as_str().ok_or("setVariable needs a value")?;
+        let target = match self.refs.get((r - 1).max(0) as usize) {
+            Some(VarRef::List(k)) => format!("L{k}({name})"),
+            _ => name.to_string(),
+        };
+        let (fw, hw) = self.firmware()?;
+        let v = fw.store_variable(hw, &target, value)?;
+        Ok(json!({"value": fw.show_value(&v)}))
+    }
+
+    fn source(&mut self, args: &Json) -> Result<Json, String> {
+        let r = args["sourceReference"]
+            .as_i64()
+            .or_else(|| args["source"]["sourceReference"].as_i64())
+            .ok_or("source needs a sourceReference")?;
+        let s = self
+            .sources
+            .iter()
+            .find(|s| s.reference == r)
+            .ok_or("no such source")?;
+        Ok(json!({"content": detokenize(&s.tokens, Spelling::Ascii)}))
+    }
+
+    fn resume(&mut self, mode: StepMode, all: bool) -> Result<Json, String> {
+        let (fw, _) = self.firmware()?;
+        if let Some(d) = fw.debugger() {
+            d.resume(mode);
+        }
+        self.reported = false;
+        Ok(if all {
+            json!({"allThreadsContinued": true})
+        } else {
+            json!({})
+        })
+    }
+
+    /// Runs the calculator one slice (keys due first); reports output, stops and the end.
+    fn run_slice(&mut self) -> Result<(), String> {
+        let Some(calc) = self.calc.as_mut() else {
+            return Ok(());
+        };
+        self.player.apply(calc).map_err(|e| format!("{e:#}"))?;
+        let now = calc.now();
+        let t = match self.player.is_idle(now) {
+            true => SLICE_T,
+            false => self.player.busy_until.saturating_sub(now).clamp(1, SLICE_T),
+        };
+        calc.run_for(t);
+        let (fw, _) = self.firmware()?;
+        let output = fw.debugger().map(|d| std::mem::take(&mut d.output));
+        let stop = fw.debugger().and_then(|d| d.stopped.clone());
+        let running = fw.program_running();
+        let idle = self
+            .player
+            .is_idle(self.calc.as_ref().map_or(0, |c| c.now()));
+        for line in output.unwrap_or_default() {
+            self.event("output", json!({"category": "console", "output": line}));
+        }
+        if let Some(reason) = stop {
+            if !self.reported {
+                self.reported = true;
+                let (kind, text) = match &reason {
+                    StopReason::Entry => ("entry", None),
+                    StopReason::Step => ("step", None),
+                    StopReason::Pause => ("pause", None),
+                    StopReason::Breakpoint(_) => ("breakpoint", None),
+                    StopReason::Data { name, old, new } => {
+                        ("data breakpoint", Some(format!("{name}: {old} → {new}")))
+                    }
+                    StopReason::Error(e) => ("exception", Some(e.clone())),
+                };
+                let mut body = json!({"reason": kind, "threadId": THREAD,
+                    "allThreadsStopped": true});
+                if let StopReason::Breakpoint(ids) = &reason {
+                    body["hitBreakpointIds"] = json!(ids);
+                }
+                if let Some(t) = text {
+                    body["description"] = json!(t);
+                    body["text"] = json!(t);
+                }
+                self.event("stopped", body);
+            }
+        } else if !running && idle && !self.ended {
+            self.ended = true;
+            self.event("exited", json!({"exitCode": 0}));
+            self.event("terminated", json!({}));
+        }
+        Ok(())
+    }
+
+    fn stopped(&mut self) -> bool {
+        self.firmware()
+            .ok()
+            .and_then(|(fw, _)| fw.debugger().map(|d| d.stopped.is_some()))
+            .unwrap_or(false)
+    }
+}
+
+/// Serves one debug session on `input`/`output` until the client disconnects or goes away.
+pub fn run(input: impl Read + Send + 'static, output: impl Write) -> Result<()> {
+    let rx = reader(input);
+    let mut s = Session {
+        out: output,
+        seq: 0,
+        calc: None,
+        sources: Vec::new(),
+        main: None,
+        player: Player::default(),
+        stop_on_entry: false,
+        started: false,
+        reported: false,
+        ended: false,
+        refs: Vec::new(),
+        next_bp: 0,
+        bp_sets: HashMap::new(),
+    };
+    loop {
+        let runs = s.started && !s.ended && !s.stopped();
+        let incoming = if runs {
+            match rx.try_recv() {
+                Ok(m) => Some(m),
+                Err(TryRecvError::Empty) => None,
+                Err(TryRecvError::Disconnected) => Some(Incoming::End),
+            }
+        } else {
+            Some(rx.recv().unwrap_or(Incoming::End))
+        };
+        match incoming {
+            None => {
+                if let Err(e) = s.run_slice() {
+                    s.event(
+                        "output",
+                        json!({"category": "stderr", "output": format!("{e}\n")}),
+                    );
+                    s.ended = true;
+                    s.event("terminated", json!({}));
+                }
+            }
+            Some(Incoming::Message(body)) => match serde_json::from_slice::<Json>(&body) {
+                Ok(req) if req["type"] == "request" && req["command"].is_string() => {
+                    if s.handle(&req) {
+                        return Ok(());
+                    }
+                }
+                Ok(other) => s.respond(
+                    &json!({"seq": other["seq"], "command": other["command"]}),
+                    Err("not a request".into()),
+                ),
+                Err(e) => s.respond(
+                    &json!({"seq": 0, "command": ""}),
+                    Err(format!("malformed JSON: {e}")),
+                ),
+            },
+            Some(Incoming::Broken(why)) => {
+                s.event(
+                    "output",
+                    json!({"category": "stderr", "output": format!("ti82 dap: {why}; ending the session\n")}),
+                );
+                s.event("terminated", json!({}));
+                return Ok(());
+            }
+            Some(Incoming::End) => return Ok(()),
+        }
+    }
+}

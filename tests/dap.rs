@@ -1,0 +1,532 @@
+//! `ti82 dap` spoken to as an editor does: JSON messages with `Content-Length` headers over
+//! a child process's standard input and output (docs/debugger.md). Expectations come from the
+//! Debug Adapter Protocol's specification (the requests, events and their fields) and from
+//! the TI-82 Guidebook for what the calculator shows (values as on the home screen, the error
+//! screen's `ERR:` text). Every wait is bounded.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+const WAIT: Duration = Duration::from_secs(20);
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    rx: Receiver<Value>,
+    seq: i64,
+    /// Events seen while waiting for something else.
+    events: Vec<Value>,
+}
+
+fn read_frame(r: &mut impl BufRead) -> Option<Value> {
+    let mut len = 0usize;
+    loop {
+        let mut line = String::new();
+        if r.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let t = line.trim();
+        if t.is_empty() {
+            break;
+        }
+        if let Some(v) = t.strip_prefix("Content-Length:") {
+            len = v.trim().parse().ok()?;
+        }
+    }
+    let mut body = vec![0u8; len];
+    r.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
+impl Client {
+    fn start() -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ti82"))
+            .arg("dap")
+            .env("TI82_HOME", temp_dir("home"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            while let Some(v) = read_frame(&mut r) {
+                if tx.send(v).is_err() {
+                    return;
+                }
+            }
+        });
+        Client {
+            child,
+            stdin,
+            rx,
+            seq: 0,
+            events: Vec::new(),
+        }
+    }
+
+    fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn send(&mut self, command: &str, arguments: Value) -> i64 {
+        self.seq += 1;
+        let body = json!({"seq": self.seq, "type": "request", "command": command,
+            "arguments": arguments})
+        .to_string();
+        self.send_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+        self.seq
+    }
+
+    fn next(&mut self) -> Value {
+        self.rx
+            .recv_timeout(WAIT)
+            .expect("the adapter said nothing in time")
+    }
+
+    /// Sends a request and returns its response (events on the way are kept).
+    fn request(&mut self, command: &str, arguments: Value) -> Value {
+        let seq = self.send(command, arguments);
+        loop {
+            let m = self.next();
+            if m["type"] == "response" && m["request_seq"] == seq {
+                return m;
+            }
+            self.events.push(m);
+        }
+    }
+
+    fn ok(&mut self, command: &str, arguments: Value) -> Value {
+        let r = self.request(command, arguments);
+        assert_eq!(r["success"], true, "{command}: {r}");
+        r["body"].clone()
+    }
+
+    /// The next event named `name` (earlier ones kept aside are looked at first).
+    fn event(&mut self, name: &str) -> Value {
+        if let Some(i) = self.events.iter().position(|e| e["event"] == name) {
+            return self.events.remove(i);
+        }
+        let end = Instant::now() + WAIT;
+        while Instant::now() < end {
+            let m = self.next();
+            if m["event"] == name {
+                return m;
+            }
+            self.events.push(m);
+        }
+        panic!("no {name} event; saw {:?}", self.events);
+    }
+
+    /// Waits for a stop and returns (reason, top frame's line, top frame's name, depth).
+    fn stopped(&mut self) -> (String, i64, String, usize) {
+        let e = self.event("stopped");
+        let reason = e["body"]["reason"].as_str().unwrap().to_string();
+        let st = self.ok("stackTrace", json!({"threadId": 1}));
+        let frames = st["stackFrames"].as_array().unwrap().clone();
+        let top = &frames[0];
+        (
+            reason,
+            top["line"].as_i64().unwrap(),
+            top["name"].as_str().unwrap().to_string(),
+            frames.len(),
+        )
+    }
+
+    fn eval(&mut self, expr: &str) -> String {
+        let b = self.ok("evaluate", json!({"expression": expr, "frameId": 1}));
+        b["result"].as_str().unwrap().to_string()
+    }
+
+    /// initialize, launch, the breakpoints, configurationDone.
+    fn launch(&mut self, args: Value, breakpoints: &[(&Path, Value)]) -> Vec<Value> {
+        let caps = self.ok(
+            "initialize",
+            json!({"adapterID": "ti82", "linesStartAt1": true}),
+        );
+        assert_eq!(caps["supportsConditionalBreakpoints"], true);
+        self.ok("launch", args);
+        self.event("initialized");
+        let mut answers = Vec::new();
+        for (path, bps) in breakpoints {
+            let b = self.ok(
+                "setBreakpoints",
+                json!({"source": {"path": path.display().to_string()}, "breakpoints": bps}),
+            );
+            answers.extend(b["breakpoints"].as_array().unwrap().clone());
+        }
+        self.ok("setExceptionBreakpoints", json!({"filters": ["error"]}));
+        self.ok("configurationDone", json!({}));
+        answers
+    }
+
+    fn finish(mut self) {
+        let _ = self.request("disconnect", json!({}));
+        let end = Instant::now() + WAIT;
+        while Instant::now() < end {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        panic!("the adapter did not end after disconnect");
+    }
+}
+
+fn temp_dir(what: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!(
+        "ti82-dap-{what}-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Writes program sources; returns their paths.
+fn programs(what: &str, files: &[(&str, &str)]) -> Vec<PathBuf> {
+    let d = temp_dir(what);
+    files
+        .iter()
+        .map(|(name, text)| {
+            let p = d.join(format!("{name}.txt"));
+            std::fs::write(&p, text).unwrap();
+            p
+        })
+        .collect()
+}
+
+const MAIN: &str = "\
+0->S
+For(I,1,3)
+I^2->A
+
+prgmSUB
+S+B->S
+End
+{1,2,3}->L1
+Disp S
+";
+
+const SUB: &str = "\
+A+1->B
+2B->C
+";
+
+/// A breakpoint is verified on its line, one on a blank line moves to the next statement,
+/// and it is hit there; `next`, `stepIn` into a `prgm` call (two frames) and `stepOut` back.
+#[test]
+fn breakpoints_and_stepping_across_a_prgm_call() {
+    let p = programs("step", &[("MAIN", MAIN), ("SUB", SUB)]);
+    let mut c = Client::start();
+    let answers = c.launch(
+        json!({"program": p[0], "load": [p[1]], "headless": true}),
+        &[(&p[0], json!([{"line": 3}, {"line": 4}]))],
+    );
+    assert_eq!(answers[0]["verified"], true);
+    assert_eq!(answers[0]["line"], 3);
+    // Line 4 is blank: the breakpoint moves to line 5 and says so.
+    assert_eq!(answers[1]["verified"], true);
+    assert_eq!(answers[1]["line"], 5);
+    assert!(answers[1]["message"].as_str().unwrap().contains("moved"));
+    let (why, line, name, depth) = c.stopped();
+    assert_eq!(
+        (why.as_str(), line, name.as_str(), depth),
+        ("breakpoint", 3, "prgmMAIN", 1)
+    );
+    assert_eq!(c.eval("I"), "1");
+    // next: line 3 runs, stops at the (moved) breakpoint's line 5 as a step.
+    c.ok("next", json!({"threadId": 1}));
+    let (_, line, _, _) = c.stopped();
+    assert_eq!(line, 5);
+    assert_eq!(c.eval("A"), "1");
+    // stepIn: into SUB, two frames, its line 1.
+    c.ok("stepIn", json!({"threadId": 1}));
+    let (why, line, name, depth) = c.stopped();
+    assert_eq!(
+        (why.as_str(), line, name.as_str(), depth),
+        ("step", 1, "prgmSUB", 2)
+    );
+    let st = c.ok("stackTrace", json!({"threadId": 1}));
+    assert_eq!(st["stackFrames"][1]["name"], "prgmMAIN");
+    assert_eq!(st["stackFrames"][1]["line"], 5);
+    // stepOut: back in MAIN after the call (line 6).
+    c.ok("stepOut", json!({"threadId": 1}));
+    let (_, line, name, depth) = c.stopped();
+    assert_eq!((line, name.as_str(), depth), (6, "prgmMAIN", 1));
+    assert_eq!(c.eval("C"), "4", "SUB ran whole: C = 2(A+1)");
+    // continue: the next iteration's breakpoint on line 3.
+    c.ok("continue", json!({"threadId": 1}));
+    let (_, line, _, _) = c.stopped();
+    assert_eq!(line, 3);
+    assert_eq!(c.eval("I"), "2");
+    c.finish();
+}
+
+/// Conditions in TI-BASIC, hit counts and logpoints; then the end of the program.
+#[test]
+fn conditions_hit_counts_logpoints_and_the_end() {
+    let p = programs("cond", &[("MAIN", MAIN), ("SUB", SUB)]);
+    let mut c = Client::start();
+    c.launch(
+        json!({"program": p[0], "load": [p[1]]}),
+        &[
+            (
+                &p[0],
+                json!([{"line": 3, "condition": "I=3"}, {"line": 6, "logMessage": "S is {S}, I is {I}"}]),
+            ),
+            (&p[1], json!([{"line": 2, "hitCondition": "2"}])),
+        ],
+    );
+    // SUB line 2 stops on its second hit (I=2), before the I=3 condition holds.
+    let (_, line, name, _) = c.stopped();
+    assert_eq!((line, name.as_str()), (2, "prgmSUB"));
+    assert_eq!(c.eval("I"), "2");
+    c.ok("continue", json!({"threadId": 1}));
+    let (_, line, name, _) = c.stopped();
+    assert_eq!((line, name.as_str()), (3, "prgmMAIN"));
+    assert_eq!(c.eval("I"), "3");
+    c.ok("continue", json!({"threadId": 1}));
+    // SUB line 2 again (third hit: "2" means from the second on).
+    let (_, line, name, _) = c.stopped();
+    assert_eq!((line, name.as_str()), (2, "prgmSUB"));
+    c.ok(
+        "setBreakpoints",
+        json!({"source": {"path": p[1]}, "breakpoints": []}),
+    );
+    c.ok("continue", json!({"threadId": 1}));
+    c.event("terminated");
+    // The logpoint ran on each pass through line 6, with the values of the moment.
+    let logs: Vec<String> = c
+        .events
+        .iter()
+        .filter(|e| e["event"] == "output")
+        .map(|e| e["body"]["output"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        logs,
+        ["S is 0, I is 1\n", "S is 2, I is 2\n", "S is 7, I is 3\n"],
+        "S before each S+B→S, with B = I²+1"
+    );
+    c.finish();
+}
+
+/// Variables of each kind as the calculator shows them, `evaluate` without side effects,
+/// `setVariable` on a real and on a list element.
+#[test]
+fn variables_evaluate_and_set_variable() {
+    let prog = "\
+1/3->A
+~2.5->B
+{1,2.5,~3}->L2
+[[1,2][3,4]]->[A]
+4->C
+A->D
+";
+    let p = programs("vars", &[("VARS", prog)]);
+    let mut c = Client::start();
+    c.launch(json!({"program": p[0]}), &[(&p[0], json!([{"line": 6}]))]);
+    let (why, line, _, _) = c.stopped();
+    assert_eq!((why.as_str(), line), ("breakpoint", 6));
+    let scopes = c.ok("scopes", json!({"frameId": 1}));
+    let names: Vec<&str> = scopes["scopes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Reals", "Lists", "Matrices"]);
+    let reals = c.ok("variables", json!({"variablesReference": 1}));
+    let find = |vars: &Value, n: &str| {
+        vars["variables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["name"] == n)
+            .map(|v| v["value"].as_str().unwrap().to_string())
+    };
+    // As the home screen shows them (Guidebook ch. 1: 10 significant digits in Float mode,
+    // no leading zero, negative numbers with the negation sign ⁻, not the minus).
+    assert_eq!(find(&reals, "A").as_deref(), Some(".3333333333"));
+    assert_eq!(find(&reals, "B").as_deref(), Some("⁻2.5"));
+    assert_eq!(find(&reals, "C").as_deref(), Some("4"));
+    let lists = c.ok("variables", json!({"variablesReference": 2}));
+    let l2 = lists["variables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["name"] == "L2")
+        .unwrap()
+        .clone();
+    assert_eq!(l2["value"], "{1 2.5 ⁻3}");
+    let elems = c.ok(
+        "variables",
+        json!({"variablesReference": l2["variablesReference"]}),
+    );
+    let shown: Vec<&str> = elems["variables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["value"].as_str().unwrap())
+        .collect();
+    assert_eq!(shown, ["1", "2.5", "⁻3"]);
+    let mats = c.ok("variables", json!({"variablesReference": 3}));
+    assert_eq!(find(&mats, "[A]").as_deref(), Some("[[1 2] [3 4]]"));
+    // evaluate changes nothing: not Ans, not a variable, not the random generator.
+    let ans = c.eval("Ans");
+    let r1 = c.eval("rand");
+    assert_eq!(c.eval("A*3"), "1");
+    assert_eq!(c.eval("rand"), r1, "rand did not advance");
+    assert_eq!(c.eval("Ans"), ans);
+    let bad = c.request("evaluate", json!({"expression": "1/0"}));
+    assert_eq!(bad["success"], false);
+    assert!(bad["message"].as_str().unwrap().contains("ERR:DIVIDE BY 0"));
+    // setVariable: a real, and an element of L2 through its own reference.
+    let set = c.ok(
+        "setVariable",
+        json!({"variablesReference": 1, "name": "C", "value": "7*2"}),
+    );
+    assert_eq!(set["value"], "14");
+    c.ok(
+        "setVariable",
+        json!({"variablesReference": l2["variablesReference"], "name": "2", "value": "9"}),
+    );
+    assert_eq!(c.eval("L2"), "{1 9 ⁻3}");
+    c.ok("next", json!({"threadId": 1}));
+    c.event("terminated");
+    c.finish();
+}
+
+/// An error stops with the error screen's text; a data breakpoint on a list stops when it
+/// changes.
+#[test]
+fn error_stop_and_data_breakpoint() {
+    let prog = "\
+{1,2}->L1
+5->A
+A+1->L1(2)
+A/0->B
+";
+    let p = programs("err", &[("ERRS", prog)]);
+    let mut c = Client::start();
+    c.launch(json!({"program": p[0], "stopOnEntry": true}), &[]);
+    let (why, line, _, _) = c.stopped();
+    assert_eq!((why.as_str(), line), ("entry", 1));
+    // Watch L1 from here: the first statement defines it.
+    c.ok(
+        "setDataBreakpoints",
+        json!({"breakpoints": [{"dataId": "L1"}]}),
+    );
+    c.ok("continue", json!({"threadId": 1}));
+    let e = c.event("stopped");
+    assert_eq!(e["body"]["reason"], "data breakpoint");
+    c.ok("continue", json!({"threadId": 1}));
+    let e = c.event("stopped");
+    assert_eq!(e["body"]["reason"], "data breakpoint");
+    assert_eq!(c.eval("L1"), "{1 6}");
+    c.ok("continue", json!({"threadId": 1}));
+    let e = c.event("stopped");
+    assert_eq!(e["body"]["reason"], "exception");
+    assert_eq!(e["body"]["description"], "ERR:DIVIDE BY 0");
+    let st = c.ok("stackTrace", json!({"threadId": 1}));
+    assert_eq!(st["stackFrames"][0]["line"], 4);
+    c.finish();
+}
+
+/// Pause stops an endless loop where it is; continue goes on.
+#[test]
+fn pause_stops_an_endless_loop() {
+    let prog = "\
+0->I
+While 1
+I+1->I
+End
+";
+    let p = programs("loop", &[("LOOP", prog)]);
+    let mut c = Client::start();
+    c.launch(json!({"program": p[0]}), &[]);
+    std::thread::sleep(Duration::from_millis(300));
+    c.ok("pause", json!({"threadId": 1}));
+    let (why, line, _, _) = c.stopped();
+    assert_eq!(why, "pause");
+    assert!((2..=4).contains(&line), "{line}");
+    let i: f64 = c.eval("I").parse().unwrap();
+    assert!(i > 0.0);
+    c.ok("continue", json!({"threadId": 1}));
+    std::thread::sleep(Duration::from_millis(200));
+    c.ok("pause", json!({"threadId": 1}));
+    c.stopped();
+    let j: f64 = c.eval("I").parse().unwrap();
+    assert!(j > i, "it ran on: {i} then {j}");
+    c.finish();
+}
+
+/// Bad input from the client: a malformed message gets an error response, an unknown
+/// command is refused, a launch of a missing file says which, and a `Content-Length` over
+/// the bound ends the session cleanly.
+#[test]
+fn malformed_messages_are_answered_and_oversized_ones_end_the_session() {
+    let mut c = Client::start();
+    c.send_raw(b"Content-Length: 9\r\n\r\n{not json");
+    let m = c.next();
+    assert_eq!(m["type"], "response");
+    assert_eq!(m["success"], false);
+    assert!(m["message"].as_str().unwrap().contains("malformed JSON"));
+    let r = c.request("frobnicate", json!({}));
+    assert_eq!(r["success"], false);
+    c.ok("initialize", json!({"adapterID": "ti82"}));
+    let r = c.request("launch", json!({"program": "/nonexistent/NOPE.txt"}));
+    assert_eq!(r["success"], false);
+    assert!(r["message"].as_str().unwrap().contains("NOPE.txt"), "{r}");
+    c.send_raw(b"Content-Length: 99999999999\r\n\r\n");
+    let t = c.event("terminated");
+    assert_eq!(t["event"], "terminated");
+    let end = Instant::now() + WAIT;
+    while c.child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < end, "still running");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A client that goes away (closes the adapter's input) ends the session.
+#[test]
+fn a_client_that_goes_away_ends_the_session() {
+    let p = programs("gone", &[("LOOP", "While 1\nEnd\n")]);
+    let mut c = Client::start();
+    c.launch(json!({"program": p[0]}), &[]);
+    drop(c.stdin);
+    let end = Instant::now() + WAIT;
+    while c.child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < end, "still running after its client left");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The `keys` launch argument plays a key script after the program starts: ENTER ends a
+/// `Pause`, and the program runs to its end.
+#[test]
+fn keys_answer_a_pause() {
+    let p = programs("keys", &[("WAITS", "1->A\nPause\n5->A\n")]);
+    let mut c = Client::start();
+    c.launch(
+        json!({"program": p[0], "keys": "WAIT 500 ENTER"}),
+        &[(&p[0], json!([{"line": 3}]))],
+    );
+    let (why, line, _, _) = c.stopped();
+    assert_eq!((why.as_str(), line), ("breakpoint", 3));
+    assert_eq!(c.eval("A"), "1");
+    c.ok("continue", json!({"threadId": 1}));
+    c.event("terminated");
+    assert_eq!(c.eval("A"), "5");
+    c.finish();
+}
