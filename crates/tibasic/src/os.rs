@@ -265,10 +265,26 @@ pub fn number_codes(r: Real, f: NumFormat) -> Vec<u8> {
 
 /// The display characters of a string literal's tokens.
 pub fn string_codes(tokens: &[u8]) -> Vec<u8> {
+    // Each token's display spelling in turn (not `detokenize`, whose text keeps tokens
+    // apart with `\` where they would run together: `L` `1` is `L\1` there, `L1` here).
+    let table = tifiles::tokens::table();
+    let mut text = String::new();
+    let mut pos = 0;
+    while pos < tokens.len() {
+        match table.decode(&tokens[pos..]) {
+            Ok(tok) => {
+                text.push_str(tok.display);
+                pos += tok.bytes().len();
+            }
+            Err(n) => {
+                let n = n.max(1).min(tokens.len() - pos);
+                text.push_str(&detokenize(&tokens[pos..pos + n], Spelling::Display));
+                pos += n;
+            }
+        }
+    }
     // The TI-82's character set has no subscript n (nor minus): `Uₙ₋₁` shows as `Un-₁` [I].
-    let text = detokenize(tokens, Spelling::Display)
-        .replace('ₙ', "n")
-        .replace('₋', "-");
+    let text = text.replace('ₙ', "n").replace('₋', "-");
     font::encode(&text).unwrap_or_else(|_| text.bytes().filter(|b| b.is_ascii()).collect())
 }
 

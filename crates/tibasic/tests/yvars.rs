@@ -37,6 +37,28 @@ fn a_stored_function_is_evaluated_at_x() {
     assert_eq!(real_var(&calc, b'B'), Some(8.0));
 }
 
+/// The program: a Y-variable's ASCII spelling inside a string names the Y-variable,
+/// as it does outside one (one spelling rule, `docs/calculator.md`, "Strings hold tokens"):
+/// `"2{Y1}"→{Y2}` stores 2Y₁, so with Y₁ = X+1 and X = 3, `Disp Y₂` shows 8; the display
+/// spelling and the letters written apart (`L\1`) are read as before.
+#[test]
+fn a_y_variable_spelled_in_ascii_inside_a_string_is_the_y_variable() {
+    let calc = run(
+        "ClrHome\n\"X+1\"->{Y1}\n\"2{Y1}\"->{Y2}\n3->X\nDisp {Y2}\n{Y2}->A\n\"2Y₁\"->{Y3}\n{Y3}->B\nDisp \"L1 L\\1\"",
+    );
+    assert_eq!(error(&calc), None);
+    assert_eq!(
+        tibasic::os::equation_in(calc.ram(), 0x11).unwrap().0,
+        [b'2', 0x5E, 0x10]
+    );
+    assert_eq!(real_var(&calc, b'A'), Some(8.0));
+    assert_eq!(real_var(&calc, b'B'), Some(8.0));
+    let g = glass(&calc);
+    assert_eq!(g[0].trim(), "8", "{g:?}");
+    // `L1` in a string is the list token (shown `L₁`), `L\1` the letters.
+    assert_eq!(g[1], "L₁ L1", "{g:?}");
+}
+
 #[test]
 fn errors_of_y_variables() {
     // Never stored; a number is not a function; a function using itself.

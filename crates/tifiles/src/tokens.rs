@@ -6,11 +6,14 @@
 //! contains it):
 //! - `\xHH` is a raw byte (the detokenizer writes bytes that are no token this way,
 //!   so even a damaged program round-trips; this is the "visible placeholder");
-//! - `\` before anything else forces the next token to be read from the full table
-//!   (ASCII and display spellings, ignoring string-literal rules) and stops the
-//!   previous token from running into it. The detokenizer writes it only where plain
-//!   text would read back differently: `L\1` is the letter `L` then the digit `1`,
-//!   not `L1`; `"\[A]"` is the matrix token inside a string.
+//! - `\` before anything else starts a new token: it stops the previous token from
+//!   running into the next. The detokenizer writes it only where plain text would
+//!   read back differently: `L\1` is the letter `L` then the digit `1`, not `L1`.
+//!
+//! One spelling rule holds inside string literals and out (a departure from spec
+//! 5.4, which reads `L1` inside a string as two letters): a string holds tokens on
+//! the calculator, so `"2{Y1}"` is `2` and the token `Y₁`, as `2{Y1}` is outside, and
+//! the letters `L` `1` in a string are written `"L\1"`.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -73,10 +76,8 @@ pub struct TokenTable {
     tokens: Vec<Token>,
     single: [Option<u16>; 256],
     pairs: HashMap<u16, usize>,
-    /// Outside strings, and after `\`: every ASCII and display spelling.
+    /// Every ASCII and display spelling, inside strings and out.
     full: Matcher,
-    /// Inside strings (spec 5.4).
-    string: Matcher,
     /// Spellings that end in a space, without it (`Pause`), accepted before a line
     /// end, `:` or the end of the text: listings often lose trailing spaces.
     trimmed: Matcher,
@@ -166,18 +167,6 @@ impl TokenTable {
         for (i, t) in tokens.iter().enumerate() {
             add(&mut full, &mut fseen, t.display, i);
         }
-        let (mut string, mut sseen) = (Matcher::new(), HashMap::new());
-        for (i, t) in tokens.iter().enumerate() {
-            // `->` ends a string literal (spec 5.4), so it stays the store token there.
-            if !t.typeable || t.raw[0] == codes::STORE && t.len == 1 {
-                add(&mut string, &mut sseen, t.ascii, i);
-            }
-        }
-        for (i, t) in tokens.iter().enumerate() {
-            if !(t.typeable && t.display == t.ascii) {
-                add(&mut string, &mut sseen, t.display, i);
-            }
-        }
         let (mut trimmed, mut tseen) = (Matcher::new(), HashMap::new());
         for (i, t) in tokens.iter().enumerate() {
             for sp in [t.ascii, t.display] {
@@ -189,14 +178,12 @@ impl TokenTable {
             }
         }
         finish(&mut full);
-        finish(&mut string);
         finish(&mut trimmed);
         TokenTable {
             tokens,
             single,
             pairs,
             full,
-            string,
             trimmed,
         }
     }
@@ -280,8 +267,7 @@ impl TokenTable {
 /// Which spelling the detokenizer writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Spelling {
-    /// Plain ASCII (`->`, `L1`), with the display spelling for typeable tokens
-    /// inside strings (spec 5.4).
+    /// Plain ASCII (`->`, `L1`), inside strings and out.
     #[default]
     Ascii,
     /// As the calculator shows it (`→`, `L₁`).
@@ -315,16 +301,6 @@ fn raw_escape(rest: &[u8]) -> Option<u8> {
     }
 }
 
-/// String-literal state shared by the tokenizer and the detokenizer (spec 5.4):
-/// `"` opens or closes, `->` and a new line close.
-fn next_in_string(in_string: bool, t: &Token) -> bool {
-    match t.bytes() {
-        [codes::QUOTE] => !in_string,
-        [codes::STORE] | [codes::NEWLINE] => false,
-        _ => in_string,
-    }
-}
-
 /// Tokenize program text. Every character counts (spaces are token `0x29`, a line
 /// break is `0x3F`, `\r\n` counts as one line break); a trailing line break gives a
 /// trailing `0x3F` (see [`tokenize_source`] to drop it).
@@ -332,7 +308,6 @@ pub fn tokenize(text: &str) -> Result<Vec<u8>, TokenizeError> {
     let t = table();
     let mut out = Vec::with_capacity(text.len());
     let mut pos = 0;
-    let mut in_string = false;
     let (mut line, mut line_start) = (1usize, 0usize);
     let b = text.as_bytes();
     while pos < text.len() {
@@ -346,7 +321,6 @@ pub fn tokenize(text: &str) -> Result<Vec<u8>, TokenizeError> {
         if rest.starts_with("\r\n") {
             out.push(codes::NEWLINE);
             pos += 2;
-            in_string = false;
             line += 1;
             line_start = pos;
             continue;
@@ -360,22 +334,15 @@ pub fn tokenize(text: &str) -> Result<Vec<u8>, TokenizeError> {
             let Some((len, i)) = t.longest(&t.full, &text[pos + 1..]) else {
                 return Err(err("`\\` is not followed by a token or xHH", pos));
             };
-            let tok = &t.tokens[i];
-            out.extend_from_slice(tok.bytes());
-            in_string = next_in_string(in_string, tok);
+            out.extend_from_slice(t.tokens[i].bytes());
             pos += 1 + len;
         } else {
-            let found = if in_string {
-                t.longest(&t.string, rest)
-            } else {
-                t.longest_outside(rest, true)
-            };
+            // One spelling rule inside strings and out: strings hold tokens.
+            let found = t.longest_outside(rest, true);
             let Some((len, i)) = found else {
                 return Err(err("no token matches", pos));
             };
-            let tok = &t.tokens[i];
-            out.extend_from_slice(tok.bytes());
-            in_string = next_in_string(in_string, tok);
+            out.extend_from_slice(t.tokens[i].bytes());
             pos += len;
         }
         if text[..pos].ends_with('\n') {
@@ -415,7 +382,6 @@ struct Piece {
     text: String,
     /// Token index, or None for raw bytes.
     tok: Option<usize>,
-    in_string: bool,
     forced: bool,
 }
 
@@ -425,28 +391,21 @@ pub fn detokenize(bytes: &[u8], spelling: Spelling) -> String {
     let t = table();
     let mut pieces: Vec<Piece> = Vec::new();
     let mut pos = 0;
-    let mut in_string = false;
     while pos < bytes.len() {
         match t.decode_index(&bytes[pos..]) {
             Ok(idx) => {
                 let tok = &t.tokens[idx];
                 let text = match spelling {
                     Spelling::Display => tok.display,
-                    Spelling::Ascii if in_string && tok.typeable && tok.raw[0] != codes::STORE => {
-                        tok.display
-                    }
                     Spelling::Ascii => tok.ascii,
                 };
-                // Forced when plain text in this mode would not read back as this token.
-                let m = if in_string { &t.string } else { &t.full };
-                let forced = t.longest(m, text) != Some((text.len(), idx));
+                // Forced when plain text would not read back as this token.
+                let forced = t.longest(&t.full, text) != Some((text.len(), idx));
                 pieces.push(Piece {
                     text: text.to_string(),
                     tok: Some(idx),
-                    in_string,
                     forced,
                 });
-                in_string = next_in_string(in_string, tok);
                 pos += tok.bytes().len();
             }
             Err(n) => {
@@ -454,7 +413,6 @@ pub fn detokenize(bytes: &[u8], spelling: Spelling) -> String {
                     pieces.push(Piece {
                         text: format!("\\x{b:02X}"),
                         tok: None,
-                        in_string,
                         forced: false,
                     });
                 }
@@ -489,8 +447,6 @@ pub fn detokenize(bytes: &[u8], spelling: Spelling) -> String {
         }
         let found = if pieces[i].forced {
             t.longest(&t.full, &look)
-        } else if pieces[i].in_string {
-            t.longest(&t.string, &look)
         } else {
             t.longest_outside(&look, complete)
         };
@@ -535,14 +491,21 @@ mod tests {
         assert_eq!(tokenize("L1").unwrap(), [0x5D, 0x00]);
         assert_eq!(tokenize("L₁").unwrap(), [0x5D, 0x00]);
         assert_eq!(tokenize("UnStart").unwrap(), [0x63, 0x04]);
+        // One spelling rule inside strings and out (not spec 5.4's string rule): `L1` is
+        // the list token in a string too, the letters are `L\1`.
         assert_eq!(
             tokenize("Output(1,2,\"L1\"").unwrap(),
-            [0xE0, 0x31, 0x2B, 0x32, 0x2B, 0x2A, 0x4C, 0x31, 0x2A]
+            [0xE0, 0x31, 0x2B, 0x32, 0x2B, 0x2A, 0x5D, 0x00, 0x2A]
+        );
+        assert_eq!(tokenize("\"L\\1").unwrap(), [0x2A, 0x4C, 0x31]);
+        assert_eq!(
+            tokenize("\"2{Y1}\"->{Y2}").unwrap(),
+            [0x2A, 0x32, 0x5E, 0x10, 0x2A, 0x04, 0x5E, 0x11]
         );
         assert_eq!(tokenize("\"L₁").unwrap(), [0x2A, 0x5D, 0x00]);
         assert_eq!(tokenize("\"HI->A").unwrap(), [0x2A, 0x48, 0x49, 0x04, 0x41]);
         assert_eq!(tokenize("\"A\nL1").unwrap(), [0x2A, 0x41, 0x3F, 0x5D, 0x00]);
-        assert_eq!(tokenize("\"X^^2").unwrap(), [0x2A, 0x58, 0xF0, 0xF0, 0x32]);
+        assert_eq!(tokenize("\"X^^2").unwrap(), [0x2A, 0x58, 0x0D]);
         assert_eq!(tokenize("\"X²").unwrap(), [0x2A, 0x58, 0x0D]);
         assert_eq!(tokenize("A\r\nB").unwrap(), [0x41, 0x3F, 0x42]);
         assert_eq!(tokenize_source("A\n").unwrap(), [0x41]);
@@ -552,7 +515,11 @@ mod tests {
             [0xD8, 0x3F, 0xD8, 0x3E, 0xD8]
         );
         assert_eq!(tokenize("Pause 1").unwrap(), [0xD8, 0x31]);
-        assert!(tokenize("\"Pause").is_err(), "not inside strings");
+        assert_eq!(
+            tokenize("\"Pause").unwrap(),
+            [0x2A, 0xD8],
+            "inside strings too"
+        );
         assert_eq!(tokenize("DispGraph").unwrap(), [0xDF]);
         // ... and the detokenizer keeps token sequences that look like them apart.
         let med = [0x62, 0x13, 0x71, 0x62, 0x13];
@@ -573,9 +540,9 @@ mod tests {
         assert_eq!(detokenize(&[0xDE, 0x31], Spelling::Ascii), "Disp 1");
         assert_eq!(detokenize(&[0x5D, 0x00], Spelling::Display), "L₁");
         assert_eq!(detokenize(&[0x4C, 0x31], Spelling::Ascii), "L\\1");
-        assert_eq!(detokenize(&[0x2A, 0x4C, 0x31], Spelling::Ascii), "\"L1");
-        assert_eq!(detokenize(&[0x2A, 0x5D, 0x00], Spelling::Ascii), "\"L₁");
-        assert_eq!(detokenize(&[0x2A, 0x5C, 0x00], Spelling::Ascii), "\"\\[A]");
+        assert_eq!(detokenize(&[0x2A, 0x4C, 0x31], Spelling::Ascii), "\"L\\1");
+        assert_eq!(detokenize(&[0x2A, 0x5D, 0x00], Spelling::Ascii), "\"L1");
+        assert_eq!(detokenize(&[0x2A, 0x5C, 0x00], Spelling::Ascii), "\"[A]");
         assert_eq!(detokenize(&[0x26], Spelling::Ascii), "\\x26");
         assert_eq!(detokenize(&[0x5D], Spelling::Ascii), "\\x5D");
         assert_eq!(detokenize(&[0x5D, 0x09], Spelling::Ascii), "\\x5D\\x09");
