@@ -206,7 +206,9 @@ pub struct RunArgs {
     /// No window, no terminal UI: run the key script, then print or save the results.
     #[arg(long)]
     pub headless: bool,
-    /// Key script (see docs/frontend.md), e.g. "PRGM 1 ENTER WAIT 500 RIGHT*3".
+    /// Key script (see docs/frontend.md), e.g. "PRGM 1 ENTER WAIT 500 RIGHT*3": keys by their
+    /// printed names, second functions by theirs (QUIT, STAT PLOT, TEST, ANS, ENTRY, L1, π, {,
+    /// ...), "TEXT" in quotes as the keys that type it.
     #[arg(long, value_name = "SCRIPT", requires = "headless")]
     pub keys: Option<String>,
     /// Emulated milliseconds to run after the key script.

@@ -15,8 +15,12 @@
 //! | `READY` | wait until the calculator waits for a key ([`Until::KeyWait`], at most a minute) |
 //! | `DONE` | wait until no program runs ([`Until::ProgramDone`], at most a minute) |
 //!
+//! | `QUIT`, `STAT PLOT`, `L1`, `{` ... | a second function by its printed (blue) name: 2nd, then its key (`2nd QUIT` is the same) |
+//! | `"HELLO 2"` | the keys that type the text: ALPHA and the key for a letter, θ, space, `"`, `:`, `?`; the key for a digit or an operator; 2nd and the key for `{ } [ ] π √` |
+//!
 //! Key names are the ones printed on the keys (`ti82_machine::Key::from_name`, with its ASCII
-//! aliases such as `-`, `*`, `/`, `STO>`, `X,T,THETA`, `2ND`) plus `ON`.
+//! aliases such as `-`, `*`, `/`, `STO>`, `X,T,THETA`, `2ND`) plus `ON`; second functions are in
+//! `SECOND_FUNCTIONS`. An unknown word is an error that names the nearest known word.
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -113,10 +117,19 @@ fn words(src: &str) -> Vec<(usize, usize, &str)> {
             None => line,
         };
         let mut start = None;
+        let mut quoted = false;
         for (i, ch) in line
             .char_indices()
             .chain(std::iter::once((line.len(), ' ')))
         {
+            // A quoted string is one word, spaces and all, up to its closing quote.
+            if ch == '"' && (quoted || start.is_none()) {
+                quoted = !quoted;
+            }
+            if quoted && i < line.len() {
+                start.get_or_insert(i);
+                continue;
+            }
             if ch.is_whitespace() {
                 if let Some(s) = start.take() {
                     let col = line[..s].chars().count() + 1;
@@ -206,31 +219,172 @@ pub fn parse(src: &str) -> Result<Vec<Step>, ScriptError> {
                 i += 2;
             }
             _ => {
-                let (button, n) = key_word(w.2).map_err(|m| err(&w, m))?;
-                if steps.len() as u64 + n > MAX_STEPS as u64 {
+                // `STAT PLOT`: a second function's name in two words.
+                let two = ws
+                    .get(i + 1)
+                    .map(|n| format!("{} {}", w.2, n.2))
+                    .filter(|t| second_function(t).is_some());
+                let (word, used) = match &two {
+                    Some(t) => (t.as_str(), 2),
+                    None => (w.2, 1),
+                };
+                let (buttons, n) = key_word(word).map_err(|m| err(&w, m))?;
+                // `2nd QUIT`: the 2nd is the second function's own.
+                if buttons.first() == Some(&Button::Key(Key::Second))
+                    && steps.last() == Some(&Step::Tap(Button::Key(Key::Second)))
+                    && second_function(word.rsplit_once('*').map_or(word, |p| p.0)).is_some()
+                {
+                    steps.pop();
+                }
+                if steps.len() as u64 + n * buttons.len() as u64 > MAX_STEPS as u64 {
                     return Err(err(
                         &w,
                         format!("the script is longer than the limit of {MAX_STEPS} steps"),
                     ));
                 }
                 for _ in 0..n {
-                    steps.push(Step::Tap(button));
+                    steps.extend(buttons.iter().map(|&b| Step::Tap(b)));
                 }
-                i += 1;
+                i += used;
             }
         }
     }
     Ok(steps)
 }
 
-/// A key word with an optional `*n` repeat.
-fn key_word(word: &str) -> Result<(Button, u64), String> {
+/// Second functions by their printed (blue) names, with ASCII spellings: the key they are
+/// the second function of (pressed after 2nd). From the TI-82 keyboard.
+const SECOND_FUNCTIONS: &[(&str, Button)] = &[
+    ("STAT PLOT", Button::Key(Key::YEquals)),
+    ("STATPLOT", Button::Key(Key::YEquals)),
+    ("TblSet", Button::Key(Key::Window)),
+    ("FORMAT", Button::Key(Key::Zoom)),
+    ("CALC", Button::Key(Key::Trace)),
+    ("TABLE", Button::Key(Key::Graph)),
+    ("QUIT", Button::Key(Key::Mode)),
+    ("INS", Button::Key(Key::Del)),
+    ("A-LOCK", Button::Key(Key::Alpha)),
+    ("LINK", Button::Key(Key::XTTheta)),
+    ("LIST", Button::Key(Key::Stat)),
+    ("TEST", Button::Key(Key::Math)),
+    ("ANGLE", Button::Key(Key::Matrx)),
+    ("DRAW", Button::Key(Key::Prgm)),
+    ("Y-VARS", Button::Key(Key::Vars)),
+    ("ABS", Button::Key(Key::Inverse)),
+    ("SIN⁻¹", Button::Key(Key::Sin)),
+    ("SIN-1", Button::Key(Key::Sin)),
+    ("COS⁻¹", Button::Key(Key::Cos)),
+    ("COS-1", Button::Key(Key::Cos)),
+    ("TAN⁻¹", Button::Key(Key::Tan)),
+    ("TAN-1", Button::Key(Key::Tan)),
+    ("π", Button::Key(Key::Pow)),
+    ("PI", Button::Key(Key::Pow)),
+    ("√", Button::Key(Key::Square)),
+    ("SQRT", Button::Key(Key::Square)),
+    ("EE", Button::Key(Key::Comma)),
+    ("{", Button::Key(Key::LParen)),
+    ("}", Button::Key(Key::RParen)),
+    ("[", Button::Key(Key::Mul)),
+    ("]", Button::Key(Key::Sub)),
+    ("MEM", Button::Key(Key::Add)),
+    ("10^", Button::Key(Key::Log)),
+    ("10^X", Button::Key(Key::Log)),
+    ("e^", Button::Key(Key::Ln)),
+    ("e^X", Button::Key(Key::Ln)),
+    ("RCL", Button::Key(Key::Sto)),
+    ("L1", Button::Key(Key::K1)),
+    ("L2", Button::Key(Key::K2)),
+    ("L3", Button::Key(Key::K3)),
+    ("L4", Button::Key(Key::K4)),
+    ("L5", Button::Key(Key::K5)),
+    ("L6", Button::Key(Key::K6)),
+    ("L₁", Button::Key(Key::K1)),
+    ("L₂", Button::Key(Key::K2)),
+    ("L₃", Button::Key(Key::K3)),
+    ("L₄", Button::Key(Key::K4)),
+    ("L₅", Button::Key(Key::K5)),
+    ("L₆", Button::Key(Key::K6)),
+    ("ANS", Button::Key(Key::Neg)),
+    ("ENTRY", Button::Key(Key::Enter)),
+    ("OFF", Button::On),
+];
+
+/// The words a script knows besides the key names (for the nearest-word hint).
+const SCRIPT_WORDS: &[&str] = &["WAIT", "HOLD", "RELEASE", "READY", "DONE", "HALTED"];
+
+/// The key a second function `name` (case-insensitive) is on.
+pub fn second_function(name: &str) -> Option<Button> {
+    let n = name.trim();
+    SECOND_FUNCTIONS
+        .iter()
+        .find(|(s, _)| s.to_lowercase() == n.to_lowercase())
+        .map(|&(_, b)| b)
+}
+
+/// The keys that type `c` in a quoted string: ALPHA and the key for a letter, θ, a space,
+/// `"`, `:` and `?`; the key itself for a digit or an operator; 2nd for `{ } [ ] π √`.
+fn char_keys(c: char) -> Option<Vec<Button>> {
+    let key = |k| Some(vec![Button::Key(k)]);
+    let up = c.to_uppercase().next().unwrap_or(c);
+    if let Some(&(_, name)) = crate::keymap::ALPHA_LETTERS.iter().find(|(l, _)| *l == up) {
+        return Some(vec![Button::Key(Key::Alpha), Button::from_name(name)?]);
+    }
+    match c {
+        '0'..='9' | '.' | ',' | '(' | ')' | '^' => {
+            Button::from_name(&c.to_string()).map(|b| vec![b])
+        }
+        '+' => key(Key::Add),
+        '-' | '−' => key(Key::Sub),
+        '*' | '×' => key(Key::Mul),
+        '/' | '÷' => key(Key::Div),
+        '~' | '⁻' => key(Key::Neg),
+        '²' => key(Key::Square),
+        '→' => key(Key::Sto),
+        _ => {
+            let b = second_function(&c.to_string())?;
+            Some(vec![Button::Key(Key::Second), b])
+        }
+    }
+}
+
+/// The keys a quoted string (`"HELLO 2"`, quotes included) types.
+fn string_keys(word: &str) -> Result<Vec<Button>, String> {
+    let Some(inner) = word
+        .strip_prefix('"')
+        .and_then(|w| w.strip_suffix('"'))
+        .filter(|_| word.len() >= 2)
+    else {
+        return Err(format!("{word:?}: a quoted string needs its closing quote"));
+    };
+    let mut out = Vec::new();
+    for c in inner.chars() {
+        let keys = char_keys(c)
+            .ok_or_else(|| format!("no key types {c:?} (in {word:?}); press its menu's keys"))?;
+        out.extend(keys);
+    }
+    Ok(out)
+}
+
+/// A word as keys: a key's name, a second function's name (2nd and its key), or a quoted
+/// string; without a string, an optional `*n` repeat.
+fn buttons_of(word: &str) -> Option<Vec<Button>> {
     if let Some(b) = Button::from_name(word) {
+        return Some(vec![b]);
+    }
+    second_function(word).map(|b| vec![Button::Key(Key::Second), b])
+}
+
+/// A key word with an optional `*n` repeat: the keys it taps and how many times.
+fn key_word(word: &str) -> Result<(Vec<Button>, u64), String> {
+    if word.starts_with('"') {
+        return Ok((string_keys(word)?, 1));
+    }
+    if let Some(b) = buttons_of(word) {
         return Ok((b, 1));
     }
     if let Some((name, count)) = word.rsplit_once('*') {
         if !name.is_empty() && !count.is_empty() && count.bytes().all(|c| c.is_ascii_digit()) {
-            let b = Button::from_name(name).ok_or_else(|| format!("unknown key {name:?}"))?;
+            let b = buttons_of(name).ok_or_else(|| unknown(name))?;
             let n: u64 = count
                 .parse()
                 .map_err(|_| format!("bad repeat count {count:?}"))?;
@@ -240,9 +394,44 @@ fn key_word(word: &str) -> Result<(Button, u64), String> {
             return Ok((b, n));
         }
     }
-    Err(format!(
-        "unknown key {word:?} (key names are as printed: ENTER, 2nd, ALPHA, X,T,θ, STO>, (-), ON, ...)"
-    ))
+    Err(unknown(word))
+}
+
+/// The error for an unknown word, naming the nearest known one.
+fn unknown(word: &str) -> String {
+    let mut known: Vec<&str> = Key::all().map(|k| k.name()).collect();
+    known.push("ON");
+    known.extend(SECOND_FUNCTIONS.iter().map(|&(s, _)| s));
+    known.extend(SCRIPT_WORDS);
+    let w = word.to_uppercase();
+    let nearest = known
+        .iter()
+        .map(|k| (edit_distance(&w, &k.to_uppercase()), *k))
+        .min_by_key(|&(d, _)| d)
+        .filter(|&(d, _)| d <= 2.max(w.chars().count() / 3));
+    match nearest {
+        Some((_, k)) => format!("unknown key {word:?} (did you mean {k}?)"),
+        None => format!(
+            "unknown key {word:?} (key names are as printed: ENTER, 2nd, ALPHA, X,T,θ, STO>, \
+             (-), ON, QUIT, ANS, ...; \"TEXT\" types text)"
+        ),
+    }
+}
+
+/// Levenshtein distance between two words, in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
 }
 
 /// How long a tap holds its key and how long it waits after, in emulated ms.
@@ -295,6 +484,84 @@ mod tests {
         let e = parse(&long).unwrap_err();
         assert!(e.message.contains("limit"), "{e}");
         assert_eq!(parse(&"ENTER*10000 ".repeat(3)).unwrap().len(), 30_000);
+    }
+
+    fn taps(src: &str) -> Vec<&'static str> {
+        parse(src)
+            .unwrap()
+            .into_iter()
+            .map(|s| match s {
+                Step::Tap(b) => b.name(),
+                other => panic!("not a tap: {other:?}"),
+            })
+            .collect()
+    }
+
+    /// Second functions by their printed names (the TI-82 keyboard's blue labels), with or
+    /// without the 2nd a user types first.
+    #[test]
+    fn second_functions_are_their_key_pairs() {
+        assert_eq!(taps("QUIT"), ["2nd", "MODE"]);
+        assert_eq!(taps("2nd QUIT"), ["2nd", "MODE"]);
+        assert_eq!(taps("2nd MODE"), ["2nd", "MODE"]);
+        assert_eq!(taps("STAT PLOT"), ["2nd", "Y="]);
+        assert_eq!(taps("STAT ENTER"), ["STAT", "ENTER"]);
+        assert_eq!(taps("TblSet FORMAT CALC TABLE"), {
+            [
+                "2nd", "WINDOW", "2nd", "ZOOM", "2nd", "TRACE", "2nd", "GRAPH",
+            ]
+        });
+        assert_eq!(
+            taps("test ans entry"),
+            ["2nd", "MATH", "2nd", "(−)", "2nd", "ENTER"]
+        );
+        assert_eq!(
+            taps("LINK MEM INS"),
+            ["2nd", "X,T,θ", "2nd", "+", "2nd", "DEL"]
+        );
+        assert_eq!(taps("ANGLE DRAW LIST RCL"), {
+            ["2nd", "MATRX", "2nd", "PRGM", "2nd", "STAT", "2nd", "STO▸"]
+        });
+        assert_eq!(taps("L1 L6 π √ EE"), {
+            ["2nd", "1", "2nd", "6", "2nd", "^", "2nd", "x²", "2nd", ","]
+        });
+        assert_eq!(
+            taps("{ } [ ]"),
+            ["2nd", "(", "2nd", ")", "2nd", "×", "2nd", "−"]
+        );
+        assert_eq!(taps("OFF"), ["2nd", "ON"]);
+        assert_eq!(taps("QUIT*2"), ["2nd", "MODE", "2nd", "MODE"]);
+    }
+
+    /// A quoted string is the keys that type it: ALPHA before each letter and the space
+    /// (ALPHA 0), digits as themselves.
+    #[test]
+    fn a_quoted_string_types_its_text() {
+        assert_eq!(
+            taps("\"HELLO 2\""),
+            [
+                "ALPHA", "^", "ALPHA", "SIN", "ALPHA", ")", "ALPHA", ")", "ALPHA", "7", "ALPHA",
+                "0", "2"
+            ]
+        );
+        assert_eq!(taps("\"1+X\" ENTER"), ["1", "+", "ALPHA", "STO▸", "ENTER"]);
+        assert_eq!(taps("\"{1}\""), ["2nd", "(", "1", "2nd", ")"]);
+        let e = parse("\"AB").unwrap_err();
+        assert!(e.message.contains("closing quote"), "{e}");
+        let e = parse("\"A=B\"").unwrap_err();
+        assert!(e.message.contains("'='"), "{e}");
+    }
+
+    /// An unknown word names the nearest known one.
+    #[test]
+    fn unknown_words_name_the_nearest_known_word() {
+        let e = parse("ENTER QIUT").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 7));
+        assert!(e.message.contains("did you mean QUIT?"), "{e}");
+        let e = parse("TRACEE").unwrap_err();
+        assert!(e.message.contains("did you mean TRACE?"), "{e}");
+        let e = parse("XYZZYQWERTY").unwrap_err();
+        assert!(e.message.contains("key names are as printed"), "{e}");
     }
 
     #[test]

@@ -98,3 +98,27 @@ fn run_program_keys_follow_the_vat() {
     let e = ti82::script::run_program_keys(&c, "NOPE").unwrap_err();
     assert!(e.to_string().contains("ALPHA, MANCALA, ZETA"), "{e}");
 }
+
+/// The first script, on the built-in runtime: a second function by its printed name
+/// (`2nd QUIT`, `ANS`) is its key pair, and a quoted string types its text (ALPHA before
+/// the letters): Y₁ = X+1 typed on Y=, QUIT home, `5*2` then `1+Ans` is 11.
+#[test]
+fn second_functions_and_strings_drive_the_calculator() {
+    let mut calc = tibasic::firmware::calc_with_sources(&[]).unwrap();
+    calc.run_for(100 * 6_000);
+    let steps = parse("Y= \"X+1\" 2nd QUIT \"5*2\" ENTER \"1+\" ANS ENTER").unwrap();
+    let mut player = ti82::script::Player::default();
+    player.push(&steps);
+    player.run(&mut calc).unwrap();
+    calc.run_for(100 * 6_000);
+    assert_eq!(
+        tibasic::os::equation_in(calc.ram(), 0x10).unwrap().0,
+        [b'X', 0x70, b'1']
+    );
+    let screen = calc.lcd();
+    let glass: Vec<String> = tibasic::glass::read(|x, y| screen.pixel(x, y))
+        .into_iter()
+        .map(|l| l.trim().to_string())
+        .collect();
+    assert_eq!(&glass[..4], ["5*2", "10", "1+Ans", "11"], "{glass:?}");
+}
