@@ -530,3 +530,160 @@ fn keys_answer_a_pause() {
     assert_eq!(c.eval("A"), "5");
     c.finish();
 }
+
+// ------------------------------------------------------------------ the Z80 level
+
+const DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/roms/dapdemo.bin");
+
+fn pc_of(c: &mut Client) -> String {
+    let st = c.ok("stackTrace", json!({"threadId": 1}));
+    st["stackFrames"][0]["instructionPointerReference"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+fn register(c: &mut Client, name: &str) -> String {
+    let regs = c.ok("variables", json!({"variablesReference": 1}));
+    regs["variables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["name"] == name)
+        .map(|v| v["value"].as_str().unwrap().to_string())
+        .unwrap_or_else(|| panic!("no register {name}: {regs}"))
+}
+
+fn read_bytes(c: &mut Client, addr: &str, n: u64) -> String {
+    let m = c.ok(
+        "readMemory",
+        json!({"memoryReference": addr, "offset": 0, "count": n}),
+    );
+    m["data"].as_str().unwrap().to_string()
+}
+
+/// Our test program `tests/roms/dapdemo.asm` at the Z80 level: entry, an instruction
+/// breakpoint, registers, step out to the return address, a single step, memory read and
+/// written, step over a `CALL`, data breakpoints on a memory byte and on a port, the
+/// disassembly around an address, pause of the idle loop. Addresses from the source's
+/// listing; values from the program's own arithmetic (B = 3, 2, 1; A = 2B).
+#[test]
+fn z80_breakpoints_steps_registers_memory_and_disassembly() {
+    let mut c = Client::start();
+    let caps = c.ok("initialize", json!({"adapterID": "ti82"}));
+    assert_eq!(caps["supportsInstructionBreakpoints"], true);
+    assert_eq!(caps["supportsDisassembleRequest"], true);
+    c.ok("launch", json!({"rom": DEMO, "stopOnEntry": true}));
+    c.event("initialized");
+    let b = c.ok(
+        "setInstructionBreakpoints",
+        json!({"breakpoints": [{"instructionReference": "0x0016"}]}),
+    );
+    assert_eq!(b["breakpoints"][0]["verified"], true);
+    c.ok("configurationDone", json!({}));
+    assert_eq!(c.event("stopped")["body"]["reason"], "entry");
+    assert_eq!(pc_of(&mut c), "0x0000");
+    // The breakpoint in `double`, called with B = 3; the CALL pushed the return address.
+    c.ok("continue", json!({"threadId": 1}));
+    let e = c.event("stopped");
+    assert_eq!(e["body"]["reason"], "instruction breakpoint");
+    assert_eq!(pc_of(&mut c), "0x0016");
+    assert_eq!(register(&mut c, "SP"), "0xFFEE");
+    assert!(register(&mut c, "BC").starts_with("0x03"));
+    assert_eq!(read_bytes(&mut c, "0xFFEE", 2), base64(&[0x0C, 0x00]));
+    // Flags expand under AF.
+    let flags = c.ok("variables", json!({"variablesReference": 4}));
+    assert_eq!(flags["variables"].as_array().unwrap().len(), 8);
+    // Step out: back at the instruction after the CALL, A = 2B = 6, SP restored.
+    c.ok("stepOut", json!({"threadId": 1}));
+    assert_eq!(c.event("stopped")["body"]["reason"], "step");
+    assert_eq!(pc_of(&mut c), "0x000C");
+    assert_eq!(register(&mut c, "SP"), "0xFFF0");
+    assert_eq!(c.eval("A"), "0x0006");
+    // One instruction: LD (HL),A stores it.
+    c.ok("next", json!({"threadId": 1, "granularity": "instruction"}));
+    c.event("stopped");
+    assert_eq!(pc_of(&mut c), "0x000D");
+    assert_eq!(read_bytes(&mut c, "0x9000", 1), base64(&[6]));
+    assert_eq!(c.eval("(0x9000)"), "0x0006");
+    // writeMemory on RAM.
+    let w = c.ok(
+        "writeMemory",
+        json!({"memoryReference": "0x9005", "data": base64(&[0xAA, 0x55])}),
+    );
+    assert_eq!(w["bytesWritten"], 2);
+    assert_eq!(read_bytes(&mut c, "0x9005", 2), base64(&[0xAA, 0x55]));
+    // Step over the CALL of the second pass: it runs whole (A = 4), no stop inside.
+    c.ok(
+        "setInstructionBreakpoints",
+        json!({"breakpoints": [{"instructionReference": "0x0009"}]}),
+    );
+    c.ok("continue", json!({"threadId": 1}));
+    c.event("stopped");
+    assert_eq!(pc_of(&mut c), "0x0009");
+    c.ok("next", json!({"threadId": 1}));
+    assert_eq!(c.event("stopped")["body"]["reason"], "step");
+    assert_eq!(pc_of(&mut c), "0x000C");
+    assert_eq!(c.eval("A"), "0x0004");
+    // A data breakpoint on the third pass's byte, then on the keypad port.
+    c.ok("setInstructionBreakpoints", json!({"breakpoints": []}));
+    c.ok(
+        "setDataBreakpoints",
+        json!({"breakpoints": [{"dataId": "mem:0x9002"}, {"dataId": "port:0x01"}]}),
+    );
+    c.ok("continue", json!({"threadId": 1}));
+    let e = c.event("stopped");
+    assert_eq!(e["body"]["reason"], "data breakpoint");
+    assert_eq!(e["body"]["description"], "0x9002 written: 0x02");
+    c.ok("continue", json!({"threadId": 1}));
+    let e = c.event("stopped");
+    assert_eq!(e["body"]["description"], "port 0x01 written: 0xFE");
+    assert_eq!(pc_of(&mut c), "0x0014");
+    // The disassembly around the loop, forwards and one instruction back.
+    let d = c.ok(
+        "disassemble",
+        json!({"memoryReference": "0x0009", "instructionCount": 3}),
+    );
+    let text: Vec<String> = d["instructions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["instruction"].as_str().unwrap().to_ascii_lowercase())
+        .collect();
+    assert!(text[0].starts_with("call"), "{text:?}");
+    assert!(text[1].starts_with("ld (hl),a"), "{text:?}");
+    assert!(text[2].starts_with("inc hl"), "{text:?}");
+    assert_eq!(d["instructions"][0]["instructionBytes"], "CD 16 00");
+    let d = c.ok(
+        "disassemble",
+        json!({"memoryReference": "0x000C", "instructionOffset": -1, "instructionCount": 1}),
+    );
+    assert_eq!(d["instructions"][0]["address"], "0x0009");
+    // The idle loop: pause stops it where it is.
+    c.ok("setDataBreakpoints", json!({"breakpoints": []}));
+    c.ok("continue", json!({"threadId": 1}));
+    std::thread::sleep(Duration::from_millis(200));
+    c.ok("pause", json!({"threadId": 1}));
+    assert_eq!(c.event("stopped")["body"]["reason"], "pause");
+    assert_eq!(pc_of(&mut c), "0x0014");
+    assert_eq!(c.eval("HL"), "0x9003");
+    c.finish();
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for c in bytes.chunks(3) {
+        let n = (u32::from(c[0]) << 16)
+            | (u32::from(*c.get(1).unwrap_or(&0)) << 8)
+            | u32::from(*c.get(2).unwrap_or(&0));
+        for i in 0..4 {
+            out.push(if i <= c.len() {
+                B64[(n >> (18 - 6 * i) & 63) as usize] as char
+            } else {
+                '='
+            });
+        }
+    }
+    out
+}

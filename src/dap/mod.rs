@@ -26,12 +26,16 @@ use tifiles::var::{VarData, VarName, Variable};
 
 use crate::script::{parse, Player};
 
+mod z80level;
+
+use ti82_machine::debug::Z80Step;
+
 /// The longest message accepted (1 MiB): a longer `Content-Length` ends the session.
 pub const MAX_MESSAGE: usize = 1 << 20;
 /// Emulated time run between two looks at the requests (10 ms).
 const SLICE_T: u64 = 60_000;
 /// The thread id of the calculator.
-const THREAD: i64 = 1;
+pub(crate) const THREAD: i64 = 1;
 /// Token of a line break in a program.
 const NEWLINE: u8 = 0x3F;
 
@@ -321,11 +325,48 @@ impl<W: Write> Session<W> {
                 "supportsSetVariable": true,
                 "supportsDataBreakpoints": true,
                 "supportsTerminateRequest": true,
+                "supportsInstructionBreakpoints": true,
+                "supportsReadMemoryRequest": true,
+                "supportsWriteMemoryRequest": true,
+                "supportsDisassembleRequest": true,
+                "supportsSteppingGranularity": true,
                 "exceptionBreakpointFilters": [{"filter": "error",
                     "label": "Errors (ERR: screens)", "default": true}],
             }))),
             "launch" => self.launch(&args),
+            "setBreakpoints" if self.z80_is() => {
+                let n = args["breakpoints"].as_array().map_or(0, Vec::len);
+                ok(Some(json!({"breakpoints": vec![json!({"verified": false,
+                    "message": "a Z80 session has no source lines: use instruction breakpoints"}); n]})))
+            }
             "setBreakpoints" => self.set_breakpoints(&args),
+            "setInstructionBreakpoints" => self.set_instruction_breakpoints(&args),
+            "readMemory" => self.read_memory(&args),
+            "writeMemory" => self.write_memory(&args),
+            "disassemble" => self.disassemble(&args),
+            "setExceptionBreakpoints" if self.z80_is() => ok(Some(json!({}))),
+            "dataBreakpointInfo" if self.z80_is() => ok(Some(self.z80_data_info(&args))),
+            "setDataBreakpoints" if self.z80_is() => self.z80_data_breakpoints(&args),
+            "stackTrace" if self.z80_is() => self.z80_stack(),
+            "scopes" if self.z80_is() => ok(Some(self.z80_scopes())),
+            "variables" if self.z80_is() => self.z80_variables(&args),
+            "evaluate" if self.z80_is() => {
+                self.z80_evaluate(args["expression"].as_str().unwrap_or(""))
+            }
+            "continue" if self.z80_is() => self.z80_resume(Ok(Z80Step::Run), true),
+            "next" if self.z80_is() => {
+                let m = self.z80_next();
+                self.z80_resume(m, false)
+            }
+            "stepIn" if self.z80_is() => self.z80_resume(Ok(Z80Step::Instruction), false),
+            "stepOut" if self.z80_is() => {
+                let m = self.z80_out();
+                self.z80_resume(m, false)
+            }
+            "pause" if self.z80_is() => self.z80_debug().map(|d| {
+                d.pause = true;
+                json!({})
+            }),
             "setExceptionBreakpoints" => {
                 let on = args["filters"]
                     .as_array()
@@ -394,8 +435,11 @@ impl<W: Write> Session<W> {
     }
 
     fn launch(&mut self, args: &Json) -> Result<Json, String> {
-        if args.get("rom").is_some_and(|r| !r.is_null()) {
-            return Err("a ROM (Z80-level) session is not available yet: docs/debugger.md".into());
+        if let Some(rom) = args.get("rom").and_then(|r| r.as_str()) {
+            let image = z80level::load_image(rom)?;
+            self.stop_on_entry = args["stopOnEntry"].as_bool().unwrap_or(false);
+            self.calc = Some(z80level::new_calc(image, self.stop_on_entry));
+            return Ok(json!({}));
         }
         if args.get("pair").is_some_and(|p| p.as_bool() == Some(true)) {
             return Err("a pair session is not available yet: docs/debugger.md".into());
@@ -704,8 +748,32 @@ impl<W: Write> Session<W> {
         })
     }
 
+    fn z80_resume(&mut self, mode: Result<Z80Step, String>, all: bool) -> Result<Json, String> {
+        let mode = mode?;
+        self.z80_debug()?.resume(mode);
+        self.reported = false;
+        Ok(if all {
+            json!({"allThreadsContinued": true})
+        } else {
+            json!({})
+        })
+    }
+
     /// Runs the calculator one slice (keys due first); reports output, stops and the end.
     fn run_slice(&mut self) -> Result<(), String> {
+        if self.z80_is() {
+            if let Some(calc) = self.calc.as_mut() {
+                calc.run_for(SLICE_T);
+            }
+            let stop = self.z80_debug()?.stopped.clone();
+            if let Some(stop) = stop {
+                if !self.reported {
+                    self.reported = true;
+                    self.event("stopped", Self::z80_stop_body(&stop));
+                }
+            }
+            return Ok(());
+        }
         let Some(calc) = self.calc.as_mut() else {
             return Ok(());
         };
@@ -759,6 +827,9 @@ impl<W: Write> Session<W> {
     }
 
     fn stopped(&mut self) -> bool {
+        if let Ok(d) = self.z80_debug() {
+            return d.stopped.is_some();
+        }
         self.firmware()
             .ok()
             .and_then(|(fw, _)| fw.debugger().map(|d| d.stopped.is_some()))

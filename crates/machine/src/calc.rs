@@ -32,6 +32,11 @@ pub trait Firmware: Send {
     fn load_state(&mut self, data: &[u8]) -> Result<(), StateError>;
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
+    /// A debugger has stopped it: [`Calc::run_for`] returns at once (the clock stands still
+    /// until the debugger resumes it).
+    fn debug_stopped(&self) -> bool {
+        false
+    }
 }
 
 /// The Z80 running a ROM image.
@@ -43,6 +48,8 @@ pub struct RomFirmware {
     /// How the CPU reads memory, chosen per window of run slices (speed only, see
     /// [`ReadChoice`]); not saved with the state.
     reads: ReadChoice,
+    /// The debugger, while one is attached (`debug.rs`; looked at once per run slice).
+    pub debug: Option<Box<crate::debug::Z80Debug>>,
 }
 
 /// Whether the CPU reads through the memory's view (one load, a 16 KiB copy per bank switch)
@@ -97,6 +104,7 @@ impl RomFirmware {
             rom,
             rom_hash,
             reads: ReadChoice::new(),
+            debug: None,
         }
     }
 
@@ -124,6 +132,10 @@ impl Firmware for RomFirmware {
     fn run(&mut self, hw: &mut Hardware, until: u64) {
         if self.cpu.t() < hw.now {
             self.cpu.set_t(hw.now);
+        }
+        if let Some(d) = self.debug.as_deref_mut() {
+            crate::debug::run(&mut self.cpu, hw, d, until);
+            return;
         }
         if hw.config.generation_from_port4 {
             // Rare (a ROM without readable version text): watch where port-04h writes come
@@ -214,6 +226,10 @@ impl Firmware for RomFirmware {
     }
     fn as_any_mut(&mut self) -> &mut dyn Any {
         self
+    }
+
+    fn debug_stopped(&self) -> bool {
+        self.debug.as_ref().is_some_and(|d| d.stopped.is_some())
     }
 }
 
@@ -387,6 +403,9 @@ impl Calc {
         let target = self.hw.now.saturating_add(t_states);
         while self.hw.now < target {
             self.fw.run(&mut self.hw, target);
+            if self.fw.debug_stopped() {
+                break;
+            }
         }
     }
 

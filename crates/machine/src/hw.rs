@@ -243,6 +243,16 @@ pub struct Interrupts {
 }
 
 impl Interrupts {
+    /// Port 03h as last written: which interrupt sources are enabled (a debugger shows it).
+    pub fn mask(&self) -> u8 {
+        self.port3
+    }
+
+    /// Whether the ON key's and the timer's interrupts are pending.
+    pub fn pending(&self) -> (bool, bool) {
+        (self.on_pending, self.timer_pending)
+    }
+
     pub(crate) fn update_line_at(&mut self) {
         self.line_at = if self.on_pending || self.timer_pending {
             0

@@ -12,6 +12,7 @@
 
 pub mod cable;
 mod calc;
+pub mod debug;
 mod hw;
 pub mod keypad;
 pub mod lcd;

@@ -122,6 +122,12 @@ impl Memory {
         m
     }
 
+    /// The 16 KiB page CPU bank `bank` (0-3) shows, counted in the memory array (ROM pages
+    /// 0-7, then RAM): for a debugger's page:address breakpoints.
+    pub fn bank_page(&self, bank: usize) -> usize {
+        self.bank_src[bank & 3] / 0x4000
+    }
+
     pub fn model(&self) -> PagingModel {
         self.model
     }

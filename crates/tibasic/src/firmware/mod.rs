@@ -510,6 +510,9 @@ impl Firmware for BasicFirmware {
             }
         }
         while hw.now < until {
+            if self.debug_stopped() {
+                break;
+            }
             if hw.now >= self.next_scan {
                 self.tick(hw);
             }
@@ -551,6 +554,10 @@ impl Firmware for BasicFirmware {
 
     fn as_any_mut(&mut self) -> &mut dyn Any {
         self
+    }
+
+    fn debug_stopped(&self) -> bool {
+        BasicFirmware::debug_stopped(self)
     }
 }
 
