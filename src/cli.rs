@@ -39,9 +39,25 @@ pub enum Command {
     /// Debug TI-BASIC programs from an editor: the Debug Adapter Protocol on standard input
     /// and output (docs/debugger.md).
     Dap,
+    /// The debugger in a terminal, with gdb-like commands read from standard input (break
+    /// LINE, run, step, next, finish, print EXPR, bt, info, x ADDR, disas, watch, quit).
+    Debug(DebugArgs),
     /// Pair two `--link relay HOST:PORT ROOM-SECRET` clients that name the same room (the
     /// relay sees the room, never the secret).
     Relay(RelayArgs),
+}
+
+/// `ti82 debug`.
+#[derive(Debug, Clone, Args)]
+pub struct DebugArgs {
+    /// The program to debug: a `.txt` source or a `.82p`/`.82g` file.
+    pub program: Option<PathBuf>,
+    /// More program files (called with `prgm`).
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    pub load: Vec<PathBuf>,
+    /// Debug Z80 code instead: a ROM dump or a raw program image.
+    #[arg(long, value_name = "FILE")]
+    pub rom: Option<PathBuf>,
 }
 
 /// `ti82 relay`.

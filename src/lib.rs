@@ -12,6 +12,7 @@ pub mod capture;
 pub mod cli;
 pub mod config;
 pub mod dap;
+pub mod debug_cli;
 pub mod files_cmd;
 pub mod gui;
 pub mod headless;

@@ -21,6 +21,13 @@ fn main() -> ExitCode {
         }
         Some(Command::Relay(args)) => ti82::netcable::relay(&args.listen),
         Some(Command::Dap) => ti82::dap::run(std::io::stdin(), std::io::stdout().lock()),
+        Some(Command::Debug(a)) => ti82::debug_cli::run(
+            a.program,
+            &a.load,
+            a.rom,
+            &mut std::io::stdin().lock(),
+            &mut std::io::stdout().lock(),
+        ),
         None => interactive(&cli.machine, &cli.ui),
     };
     match result {

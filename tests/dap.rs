@@ -687,3 +687,95 @@ fn base64(bytes: &[u8]) -> String {
     }
     out
 }
+
+/// The editor extension registers the `ti82` debug type with the launch arguments the adapter
+/// takes, and its grammar file is there and parses.
+#[test]
+fn the_vscode_extension_matches_the_adapter() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("editors/vscode");
+    let pkg: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("package.json")).unwrap()).unwrap();
+    let dbg = &pkg["contributes"]["debuggers"][0];
+    assert_eq!(dbg["type"], "ti82");
+    let props = &dbg["configurationAttributes"]["launch"]["properties"];
+    for arg in ["program", "load", "rom", "stopOnEntry", "keys", "headless"] {
+        assert!(props.get(arg).is_some(), "launch argument {arg} missing");
+    }
+    let grammar = &pkg["contributes"]["grammars"][0]["path"];
+    let g: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join(grammar.as_str().unwrap())).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(g["scopeName"], "source.ti82basic");
+    let js = std::fs::read_to_string(dir.join("extension.js")).unwrap();
+    assert!(js.contains("DebugAdapterExecutable(path, [\"dap\"])"));
+}
+
+fn debug_session(args: &[&str], script: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ti82"))
+        .arg("debug")
+        .args(args)
+        .env("TI82_HOME", temp_dir("cli-home"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `ti82 debug`: the same debugger with gdb-like commands from standard input.
+#[test]
+fn the_terminal_front_end_steps_and_prints() {
+    let p = programs("cli", &[("MAIN", MAIN), ("SUB", SUB)]);
+    let out = debug_session(
+        &[p[0].to_str().unwrap(), "--load", p[1].to_str().unwrap()],
+        "break 3\nbreak 4\nrun\nprint I\nnext\nstep\nbt\nfinish\nprint C\ndelete\ncontinue\n",
+    );
+    let want = [
+        "breakpoint: line 4 has no statement: moved to line 5",
+        "stopped (breakpoint) at MAIN:3",
+        "(ti82) print I\n1\n",
+        "stopped (step) at MAIN:5",
+        "stopped (step) at SUB:1",
+        "#0 prgmSUB line 1\n#1 prgmMAIN line 5",
+        "stopped (step) at MAIN:6",
+        "(ti82) print C\n4\n",
+        "program ended",
+    ];
+    let mut at = 0;
+    for w in want {
+        let i = out[at..]
+            .find(w)
+            .unwrap_or_else(|| panic!("{w:?} not found in order in:\n{out}"));
+        at += i + w.len();
+    }
+}
+
+/// `ti82 debug --rom`: instruction breakpoints, memory and disassembly in a terminal.
+#[test]
+fn the_terminal_front_end_debugs_z80_code() {
+    let out = debug_session(
+        &["--rom", DEMO],
+        "break 0x0016\nrun\nx 0xFFEE 2\ndisas 0x0009 2\nprint PC\nquit\n",
+    );
+    assert!(
+        out.contains("stopped (instruction breakpoint: 0x0016) at 0x0016: "),
+        "{out}"
+    );
+    assert!(out.contains("0xFFEE: 0C 00"), "{out}");
+    assert!(out.contains("0x0009  CD 16 00"), "{out}");
+    assert!(out.contains("(ti82) print PC\n0x0016\n"), "{out}");
+}

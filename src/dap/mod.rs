@@ -28,6 +28,8 @@ use crate::script::{parse, Player};
 
 mod z80level;
 
+pub use z80level::unbase64;
+
 use ti82_machine::debug::Z80Step;
 
 /// The longest message accepted (1 MiB): a longer `Content-Length` ends the session.

@@ -12,7 +12,7 @@ use tibasic::firmware::{install, program_var, start_program, BasicFirmware};
 use tibasic::interp::Status;
 
 /// Arithmetic, comparisons, list element access, a nested loop and a subprogram-free If.
-const PROGRAM: &str = "0->S
+pub const PROGRAM: &str = "0->S
 {1,2,3,4,5,6,7,8,9,10}->L1
 For(I,1,300)
 For(J,1,10)

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 mod asm;
 mod bench;
 mod bench_basic;
+mod bench_debugger;
 mod bench_idle;
 mod bench_link;
 mod bench_machine;
@@ -71,6 +72,8 @@ enum Command {
     BenchLink,
     /// CPU time of idle calculators at real speed: alone, linked directly, through a relay.
     BenchIdleLink,
+    /// What an attached debugger costs: TI-BASIC and Z80 speed against detached.
+    BenchDebugger,
     /// Benchmark the exact MANCALA solver: nodes per second and the largest board solved.
     BenchSolver {
         /// Rule sets to solve (`kalah-standard:6x4`, `ti82:5`, ...); default: a run of six
@@ -146,6 +149,7 @@ fn main() -> Result<()> {
         Command::Calibrate { write } => calibrate::run(write),
         Command::BenchLink => bench_link::run(),
         Command::BenchIdleLink => bench_idle::run(),
+        Command::BenchDebugger => bench_debugger::run(),
         Command::BenchSolver {
             boards,
             table_bits,

@@ -154,6 +154,14 @@ impl Debug {
         self.resumed = true;
     }
 
+    /// Nothing could stop the program: no breakpoint, watch, pause or step in progress.
+    pub(crate) fn idle(&self) -> bool {
+        self.breakpoints.is_empty()
+            && self.watches.is_empty()
+            && !self.pause
+            && self.mode == StepMode::Run
+    }
+
     /// Whether the statement about to run is the one a resume left from (it runs unchecked).
     pub(crate) fn take_resumed(&mut self) -> bool {
         std::mem::take(&mut self.resumed)

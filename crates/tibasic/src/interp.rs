@@ -235,10 +235,10 @@ impl Interp {
     /// The statement about to run: its program and byte offset. `None` past a program's last
     /// statement (the next step returns to the caller) and at an empty statement (a blank
     /// line, `::`): a debugger stops at neither.
-    pub fn statement(&self) -> Option<(Vec<u8>, u32)> {
+    pub fn statement(&self) -> Option<(&[u8], u32)> {
         let f = self.frames.last()?;
         let l = f.lines.get(f.pc)?;
-        (l.stmt != Stmt::Empty).then(|| (f.name.clone(), l.offset))
+        (l.stmt != Stmt::Empty).then_some((f.name.as_slice(), l.offset))
     }
 
     /// How many programs are running (1: no `prgm` call in progress).

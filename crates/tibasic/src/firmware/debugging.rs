@@ -136,9 +136,14 @@ impl BasicFirmware {
         if d.take_resumed() {
             return false;
         }
+        // Attached with nothing to look for: as cheap as detached.
+        if d.idle() {
+            return false;
+        }
         let Some((program, offset)) = self.interp.statement() else {
             return false;
         };
+        let at = d.at(program, offset);
         let mut reason = d.step_stop(self.interp.depth());
         // Watched variables (data breakpoints): compared before each statement.
         if reason.is_none() && !d.watches.is_empty() {
@@ -160,11 +165,6 @@ impl BasicFirmware {
             }
         }
         {
-            let at = self
-                .debug
-                .as_ref()
-                .map(|d| d.at(&program, offset))
-                .unwrap_or_default();
             let mut ids = Vec::new();
             for i in at {
                 let Some(bp) = self.debug.as_ref().map(|d| d.breakpoints[i].clone()) else {
