@@ -47,10 +47,7 @@ struct ChanWriter {
 impl Write for ChanWriter {
     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
         self.buf.extend_from_slice(b);
-        loop {
-            let Some(end) = self.buf.windows(4).position(|w| w == b"\r\n\r\n") else {
-                break;
-            };
+        while let Some(end) = self.buf.windows(4).position(|w| w == b"\r\n\r\n") {
             let head = String::from_utf8_lossy(&self.buf[..end]).to_string();
             let len: usize = head
                 .lines()
