@@ -11,6 +11,7 @@ use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use ti82::dap::base64;
 
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -668,24 +669,6 @@ fn z80_breakpoints_steps_registers_memory_and_disassembly() {
     assert_eq!(pc_of(&mut c), "0x0014");
     assert_eq!(c.eval("HL"), "0x9003");
     c.finish();
-}
-
-fn base64(bytes: &[u8]) -> String {
-    const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for c in bytes.chunks(3) {
-        let n = (u32::from(c[0]) << 16)
-            | (u32::from(*c.get(1).unwrap_or(&0)) << 8)
-            | u32::from(*c.get(2).unwrap_or(&0));
-        for i in 0..4 {
-            out.push(if i <= c.len() {
-                B64[(n >> (18 - 6 * i) & 63) as usize] as char
-            } else {
-                '='
-            });
-        }
-    }
-    out
 }
 
 /// The editor extension registers the `ti82` debug type with the launch arguments the adapter

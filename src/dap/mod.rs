@@ -28,7 +28,7 @@ use crate::script::{parse, Player};
 
 mod z80level;
 
-pub use z80level::unbase64;
+pub use z80level::{base64, unbase64};
 
 use ti82_machine::debug::Z80Step;
 
@@ -300,14 +300,22 @@ impl<W: Write> Session<W> {
         }
     }
 
-    fn firmware(&mut self) -> Result<(&mut BasicFirmware, &mut ti82_machine::Hardware), String> {
+    /// The launched calculator's firmware, if it is an `F`, and its hardware.
+    fn parts<F: 'static>(
+        &mut self,
+        not: &str,
+    ) -> Result<(&mut F, &mut ti82_machine::Hardware), String> {
         let calc = self.calc.as_mut().ok_or("nothing is launched")?;
         let (fw, hw) = calc.parts_mut();
         let fw = fw
             .as_any_mut()
-            .downcast_mut::<BasicFirmware>()
-            .ok_or("this calculator does not run the built-in runtime")?;
+            .downcast_mut::<F>()
+            .ok_or_else(|| not.to_string())?;
         Ok((fw, hw))
+    }
+
+    fn firmware(&mut self) -> Result<(&mut BasicFirmware, &mut ti82_machine::Hardware), String> {
+        self.parts("this calculator does not run the built-in runtime")
     }
 
     fn source_of(&self, program: &[u8]) -> Option<&Source> {

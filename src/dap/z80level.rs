@@ -102,13 +102,7 @@ pub fn new_calc(rom: RomImage, stop_on_entry: bool) -> Calc {
 
 impl<W: Write> Session<W> {
     pub(super) fn z80(&mut self) -> Result<(&mut RomFirmware, &mut Hardware), String> {
-        let calc = self.calc.as_mut().ok_or("nothing is launched")?;
-        let (fw, hw) = calc.parts_mut();
-        let fw = fw
-            .as_any_mut()
-            .downcast_mut::<RomFirmware>()
-            .ok_or("not a Z80 session")?;
-        Ok((fw, hw))
+        self.parts("not a Z80 session")
     }
 
     pub(super) fn z80_debug(&mut self) -> Result<&mut Z80Debug, String> {

@@ -650,6 +650,28 @@ fn refuse_stream(mut s: &TcpStream, why: &str) {
     let _ = s.shutdown(Shutdown::Both);
 }
 
+/// A handshake that failed: the peer refused us (its reason), or we refuse it, saying why.
+/// `counts`: a refusal from the peer counts as a failed authentication of its address.
+fn auth_failure(stream: &TcpStream, peer: &str, e: AuthError, counts: bool) -> HandshakeError {
+    match e {
+        AuthError::Refused(why) => {
+            let _ = stream.shutdown(Shutdown::Both);
+            HandshakeError::Refused {
+                why: format!("refused by {peer}: {why}"),
+                failed: counts,
+            }
+        }
+        e => {
+            let why = e.to_string();
+            refuse_stream(stream, &why);
+            HandshakeError::Refused {
+                why: format!("{peer}: {why}"),
+                failed: true,
+            }
+        }
+    }
+}
+
 /// Reads one frame before `deadline` (none: wait until stopped), keeping partial frames
 /// across the short read timeouts used to look at the stop flag.
 fn read_before(
@@ -739,18 +761,9 @@ fn handshake(
     let mut fr = FrameReader::new(MAX_HELLO_FRAME);
     let mut deadline = (!relayed).then(|| Instant::now() + HANDSHAKE_DEADLINE);
     let first = read_before(&stream, &mut fr, deadline, stop, &peer)?;
-    let mut channel = match hs.finish(&first) {
-        Ok(c) => c,
-        Err(AuthError::Refused(why)) => {
-            let _ = stream.shutdown(Shutdown::Both);
-            return Err(refused(format!("refused by {peer}: {why}"), false));
-        }
-        Err(e) => {
-            let why = e.to_string();
-            refuse_stream(&stream, &why);
-            return Err(refused(format!("{peer}: {why}"), true));
-        }
-    };
+    let mut channel = hs
+        .finish(&first)
+        .map_err(|e| auth_failure(&stream, &peer, e, false))?;
     if w.write_all(&channel.confirm()).is_err() {
         return Err(refused(
             format!("{peer} closed the connection during the handshake"),
@@ -763,14 +776,14 @@ fn handshake(
     let second = read_before(&stream, &mut fr, deadline, stop, &peer)?;
     match channel.opener.open(&second) {
         Ok(_) => {}
-        Err(OpenError::Auth(AuthError::Refused(why))) => {
-            let _ = stream.shutdown(Shutdown::Both);
-            return Err(refused(format!("refused by {peer}: {why}"), true));
-        }
-        Err(e) => {
-            let why = e.to_string();
-            refuse_stream(&stream, &why);
-            return Err(refused(format!("{peer}: {why}"), true));
+        Err(OpenError::Auth(e)) => return Err(auth_failure(&stream, &peer, e, true)),
+        Err(OpenError::Wire(e)) => {
+            return Err(auth_failure(
+                &stream,
+                &peer,
+                AuthError::Protocol(e.to_string()),
+                true,
+            ))
         }
     }
     fr.set_cap(MAX_FRAME);
