@@ -134,6 +134,20 @@ pub struct View {
     help: bool,
     note: Option<(String, Instant)>,
     title: String,
+    /// What the window shows now: the glass, the status line, the keys drawn down, the help.
+    /// A frame that would show the same is not drawn again (an idle window costs almost
+    /// nothing; docs/performance.md, `bench-idle-window`).
+    shown: Option<Shown>,
+    /// Frames drawn and pushed to the window (the tests count them).
+    pub frames_drawn: u64,
+}
+
+#[derive(PartialEq)]
+struct Shown {
+    screen: ti82_machine::Screen,
+    status: String,
+    down: Vec<Button>,
+    help: bool,
 }
 
 /// A window could not be opened (no usable display): the caller may use the terminal.
@@ -177,6 +191,8 @@ impl View {
             help: false,
             note: None,
             title: title.to_string(),
+            shown: None,
+            frames_drawn: 0,
         }
     }
 
@@ -256,7 +272,8 @@ impl View {
         true
     }
 
-    /// Draws and shows the frame.
+    /// Draws and shows the frame when it differs from the one shown; otherwise only takes
+    /// the window's input (minifb's `update`, which also keeps the frame rate).
     pub fn draw(&mut self, keymap: &KeyMap, pacer: &mut Pacer) -> Result<()> {
         for m in std::mem::take(&mut self.machine.messages) {
             self.say(m);
@@ -270,18 +287,29 @@ impl View {
         if !self.help {
             status.push_str(" | F1 help");
         }
+        let now = Shown {
+            screen: self.machine.calc.lcd(),
+            status,
+            down: self.machine.holds.down(),
+            help: self.help,
+        };
+        if self.shown.as_ref() == Some(&now) {
+            self.window.update();
+            return Ok(());
+        }
         let help = self.help.then(|| help_lines(&self.title, keymap));
-        let down: Vec<Button> = self.machine.holds.down();
         skin::draw(
             &mut self.buf,
             &self.layout,
-            &self.machine.calc.lcd(),
+            &now.screen,
             &Overlay {
-                status: &status,
-                down: &down,
+                status: &now.status,
+                down: &now.down,
                 help: help.as_deref(),
             },
         );
+        self.shown = Some(now);
+        self.frames_drawn += 1;
         self.window
             .update_with_buffer(&self.buf, self.layout.width, self.layout.height)
             .context("window update")

@@ -174,3 +174,49 @@ fn pair_refuses_link() {
     let out = ti82_without_display(&["--pair"], &home);
     assert!(String::from_utf8_lossy(&out.stderr).contains("--pair needs two windows"));
 }
+
+/// At rest the window is not drawn again (an idle window costs almost nothing:
+/// `cargo xtask bench-idle-window`), and a key pressed on the calculator is drawn in the very
+/// next frame.
+#[test]
+fn an_unchanged_frame_is_not_drawn_again_and_a_key_press_is() {
+    if std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) {
+        eprintln!("skipped: no DISPLAY (run under Xvfb to test the window)");
+        return;
+    }
+    let m = rom::machine(rom::calc());
+    let mut view = View::open("ti82 idle test", m, 1).unwrap();
+    let keymap = KeyMap::default();
+    let mut pacer = Pacer::new(Speed::Real);
+    for _ in 0..5 {
+        view.machine.advance(FRAME_T).unwrap();
+        view.draw(&keymap, &mut pacer).unwrap();
+    }
+    // The same frame again: nothing drawn (the status line's speed may settle first).
+    let mut drawn = view.frames_drawn;
+    for _ in 0..20 {
+        view.draw(&keymap, &mut pacer).unwrap();
+        if view.frames_drawn == drawn {
+            break;
+        }
+        drawn = view.frames_drawn;
+    }
+    for _ in 0..5 {
+        view.draw(&keymap, &mut pacer).unwrap();
+    }
+    assert_eq!(
+        view.frames_drawn, drawn,
+        "an unchanged frame was drawn again"
+    );
+    // A key held down on the calculator shows pressed in the next frame.
+    let now = std::time::Instant::now();
+    let calc = &mut view.machine.calc;
+    view.machine.holds.update(
+        calc,
+        &[ti82::script::Button::Key(ti82_machine::Key::Enter)],
+        now,
+        1.0,
+    );
+    view.draw(&keymap, &mut pacer).unwrap();
+    assert_eq!(view.frames_drawn, drawn + 1, "the key press was not drawn");
+}

@@ -22,7 +22,16 @@ struct Game {
     clocks: Vec<String>,
 }
 
+/// The `ti82` binary to measure: this workspace's release build, or the one named by
+/// `TI82_BENCH_BINARY` (another build, such as an older commit's, to compare against).
 pub fn ti82_binary() -> Result<PathBuf> {
+    if let Some(p) = std::env::var_os("TI82_BENCH_BINARY") {
+        let p = PathBuf::from(p);
+        if !p.exists() {
+            bail!("TI82_BENCH_BINARY: {} not found", p.display());
+        }
+        return Ok(p);
+    }
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let st = Command::new(cargo)
         .args(["build", "--quiet", "--release", "--bin", "ti82"])

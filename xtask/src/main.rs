@@ -9,6 +9,7 @@ mod bench;
 mod bench_basic;
 mod bench_debugger;
 mod bench_idle;
+mod bench_idle_window;
 mod bench_link;
 mod bench_machine;
 mod bench_solver;
@@ -74,6 +75,8 @@ enum Command {
     BenchIdleLink,
     /// What an attached debugger costs: TI-BASIC and Z80 speed against detached.
     BenchDebugger,
+    /// CPU time of the window at rest (MANCALA's main menu, real speed).
+    BenchIdleWindow,
     /// Benchmark the exact MANCALA solver: nodes per second and the largest board solved.
     BenchSolver {
         /// Rule sets to solve (`kalah-standard:6x4`, `ti82:5`, ...); default: a run of six
@@ -150,6 +153,7 @@ fn main() -> Result<()> {
         Command::BenchLink => bench_link::run(),
         Command::BenchIdleLink => bench_idle::run(),
         Command::BenchDebugger => bench_debugger::run(),
+        Command::BenchIdleWindow => bench_idle_window::run(),
         Command::BenchSolver {
             boards,
             table_bits,

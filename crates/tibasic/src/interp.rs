@@ -176,6 +176,12 @@ impl Interp {
         self.status.clone().unwrap_or(Status::Idle)
     }
 
+    /// The status without a copy (a `Menu(`'s items are not cloned on every look).
+    pub fn status_ref(&self) -> &Status {
+        const IDLE: Status = Status::Idle;
+        self.status.as_ref().unwrap_or(&IDLE)
+    }
+
     pub fn is_running(&self) -> bool {
         matches!(self.status, Some(Status::Running))
     }

@@ -57,7 +57,10 @@ impl BasicFirmware {
 
     /// Whether a program is running or waiting (not ended).
     pub fn program_running(&self) -> bool {
-        matches!(self.interp.status(), Status::Running | Status::Waiting(_))
+        matches!(
+            self.interp.status_ref(),
+            Status::Running | Status::Waiting(_)
+        )
     }
 
     /// A value as the home screen shows it (every line of a list or matrix, joined by a

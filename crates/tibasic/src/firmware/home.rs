@@ -84,7 +84,7 @@ impl BasicFirmware {
     pub(super) fn entry_cursor_shown(&self) -> bool {
         match self.shell {
             Shell::Home => self.st.shown == Shown::Home && !self.st.scroll_pending,
-            Shell::Running => matches!(self.interp.status(), Status::Waiting(Wait::Input(_))),
+            Shell::Running => matches!(self.interp.status_ref(), Status::Waiting(Wait::Input(_))),
             _ => false,
         }
     }

@@ -126,7 +126,7 @@ impl BasicFirmware {
             font::draw_large_with(&mut img, 0, 90, &[Self::contrast_digit(hw)], true);
         }
         if self.shell == Shell::Running {
-            let paused = matches!(self.interp.status(), Status::Waiting(_));
+            let paused = matches!(self.interp.status_ref(), Status::Waiting(_));
             draw_indicator(&mut img, self.indicator, paused);
         }
         img
@@ -203,7 +203,7 @@ impl BasicFirmware {
         }
         let mut img = [0u8; SCREEN_BYTES];
         img.copy_from_slice(&self.pushed);
-        let paused = matches!(self.interp.status(), Status::Waiting(_));
+        let paused = matches!(self.interp.status_ref(), Status::Waiting(_));
         draw_indicator(&mut img, self.indicator, paused);
         self.push_image(hw, &img);
     }

@@ -417,7 +417,7 @@ impl BasicFirmware {
         }
         let answering = !self.off
             && match &self.shell {
-                Shell::Running => matches!(self.interp.status(), Status::Waiting(_)),
+                Shell::Running => matches!(self.interp.status_ref(), Status::Waiting(_)),
                 _ => true,
             };
         if !answering && !self.holder.is_busy() {

@@ -435,7 +435,7 @@ impl BasicFirmware {
         // Waiting screens and the home screen read keys themselves; a running program leaves
         // them latched for getKey.
         let waiting =
-            !matches!(self.interp.status(), Status::Running) || self.shell != Shell::Running;
+            !matches!(self.interp.status_ref(), Status::Running) || self.shell != Shell::Running;
         if waiting {
             if let Some(k) = keys::take_key(hw) {
                 self.handle_key(hw, k);
@@ -468,7 +468,7 @@ impl BasicFirmware {
         // A change made by the clock (the MODE cursor's blink, the contrast digit going away)
         // shows now; a running program pushes its own changes between statements.
         let program_running =
-            self.shell == Shell::Running && matches!(self.interp.status(), Status::Running);
+            self.shell == Shell::Running && matches!(self.interp.status_ref(), Status::Running);
         if self.st.dirty && !program_running {
             self.present(hw);
         }
@@ -523,7 +523,7 @@ impl Firmware for BasicFirmware {
             // a menu) is served whole before the program goes on: the OS's key-wait routine
             // runs the exchange to its end before it returns the key (spec 1.7.6).
             let running = self.shell == Shell::Running
-                && matches!(self.interp.status(), Status::Running)
+                && matches!(self.interp.status_ref(), Status::Running)
                 && !self.holder.is_busy()
                 && !self.debug_stopped();
             if running {

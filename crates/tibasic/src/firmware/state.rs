@@ -552,7 +552,7 @@ impl BasicFirmware {
             ..
         } = self.shell
         {
-            if !matches!(self.interp.status(), Status::Waiting(Wait::Input(_))) {
+            if !matches!(self.interp.status_ref(), Status::Waiting(Wait::Input(_))) {
                 return corrupt("menu over an Input that is not waiting");
             }
         }
