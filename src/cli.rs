@@ -136,6 +136,10 @@ pub struct ConformanceArgs {
     /// move; who goes first alternates, rocks per hole are random per calculator).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub cvc: u64,
+    /// Threads to play on (default: one per core). Games are played in fixed batches, each on
+    /// calculators of its own, so the results are the same whatever this number.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub jobs: Option<u64>,
 }
 
 /// What calculator to run and what is plugged into it.

@@ -133,19 +133,25 @@ fn conformance(args: &ConformanceArgs) -> Result<()> {
         }
     };
     // The first calculator is made here, so a bad ROM fails before any game, with its name.
-    let mut first = Some(make(&programs)?);
-    let mut maker = || match first.take() {
-        Some(calc) => Ok(calc),
-        None => make(&programs).map_err(|e| ti82_harness::HarnessError::Setup(format!("{e:#}"))),
+    let first = std::sync::Mutex::new(Some(make(&programs)?));
+    let maker = || {
+        if let Some(calc) = first.lock().ok().and_then(|mut f| f.take()) {
+            return Ok(calc);
+        }
+        make(&programs).map_err(|e| ti82_harness::HarnessError::Setup(format!("{e:#}")))
     };
+    let jobs = args
+        .jobs
+        .map_or_else(ti82_harness::default_jobs, |n| n as usize);
     let start = std::time::Instant::now();
-    let mut summary = ti82_harness::run_games_on(&mut maker, args.games, args.seed, args.rocks)?;
+    let mut summary = ti82_harness::run_games_on(&maker, args.games, args.seed, args.rocks, jobs)?;
     if args.cvc > 0 {
         let cvc = ti82_harness::run_cvc_games_on(
-            &mut maker,
+            &maker,
             args.cvc,
             args.seed,
             ti82_harness::CVC_LATENCY,
+            jobs,
         )?;
         println!(
             "CALC VS CALC: {} games, {} moves verified, {} divergences",

@@ -37,8 +37,8 @@ use crate::probe::{read_board, read_moves};
 use tifiles::var::Variable;
 
 use crate::{
-    builtin_calc, glass_without_indicator, press, settle, CalcMaker, Divergence, HarnessError,
-    Runner, Summary, Table, MS,
+    builtin_calc, glass_without_indicator, press, settle, Divergence, HarnessError, Runner,
+    Summary, Table, MS,
 };
 
 /// Most moves tried to explain the opponent's turn (see `verify_opponent`).
@@ -735,31 +735,60 @@ fn run_side(mut calc: Linked, options: Vec<CvcOptions>) -> SideRun {
     (reports, error)
 }
 
-/// `games` CALC VS CALC games on two calculators joined by a cable with `latency` T-states of
-/// wire delay, each calculator on its own thread with its own [`CvcSide`]. Both sides verify
-/// every move; a game counts its moves once, and the two sides must agree on who moved when and
-/// on the final board. A divergence ends the run (the two calculators no longer agree on anything).
+/// Games per pair of calculators: each batch of the schedule is played in order on a pair of
+/// its own, fresh from the maker, and several pairs play at once (see [`crate::BATCH_GAMES`]):
+/// a run's games and findings are the same whatever the number of threads.
+pub const CVC_BATCH_GAMES: usize = 2;
+
+/// `games` CALC VS CALC games on pairs of calculators joined by a cable with `latency`
+/// T-states of wire delay, each calculator on its own thread with its own [`CvcSide`], pairs
+/// on every core. Both sides verify every move; a game counts its moves once, and the two
+/// sides must agree on who moved when and on the final board. A divergence ends its batch
+/// (the two calculators no longer agree on anything); the other batches go on.
 pub fn run_cvc_games(
     programs: &[Variable],
     games: u64,
     seed: u64,
     latency: u64,
 ) -> Result<Summary, HarnessError> {
-    run_cvc_games_on(&mut || builtin_calc(programs), games, seed, latency)
+    let jobs = crate::default_jobs();
+    run_cvc_games_on(&|| builtin_calc(programs), games, seed, latency, jobs)
 }
 
-/// As [`run_cvc_games`], on two calculators from `make`.
+/// As [`run_cvc_games`], on pairs of calculators from `make`, up to `jobs` pairs at once.
 pub fn run_cvc_games_on(
-    make: &mut CalcMaker,
+    make: &crate::SharedMaker,
     games: u64,
     seed: u64,
     latency: u64,
+    jobs: usize,
 ) -> Result<Summary, HarnessError> {
+    let schedule = cvc_schedule(games, seed);
+    let batches: Vec<&[(CvcOptions, CvcOptions)]> = schedule.chunks(CVC_BATCH_GAMES).collect();
+    let results = crate::run_batches(batches.len(), jobs, &|i| {
+        run_cvc_batch(make, batches[i], latency)
+    });
+    let mut summary = Summary::default();
+    for r in results {
+        let s = r?;
+        summary.games += s.games;
+        summary.moves += s.moves;
+        summary.divergences.extend(s.divergences);
+    }
+    Ok(summary)
+}
+
+/// One batch of the schedule on a fresh pair of calculators.
+fn run_cvc_batch(
+    make: &crate::SharedMaker,
+    schedule: &[(CvcOptions, CvcOptions)],
+    latency: u64,
+) -> Result<Summary, HarnessError> {
+    let games = schedule.len() as u64;
     let a = Table::from_calc(make()?)?.calc;
     let b = Table::from_calc(make()?)?.calc;
     let (a, b) = ti82_machine::cable::connect(a, b, latency);
-    let schedule = cvc_schedule(games, seed);
-    let (oa, ob): (Vec<_>, Vec<_>) = schedule.into_iter().unzip();
+    let (oa, ob): (Vec<_>, Vec<_>) = schedule.iter().copied().unzip();
     let ha = std::thread::spawn(move || run_side(a, oa));
     let hb = std::thread::spawn(move || run_side(b, ob));
     let join = |h: std::thread::JoinHandle<SideRun>| {

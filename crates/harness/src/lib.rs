@@ -214,10 +214,6 @@ pub fn builtin_calc(programs: &[Variable]) -> Result<Calc, HarnessError> {
     Ok(calc)
 }
 
-/// Makes a calculator with MANBOARD and MANCALA in its memory, on either firmware (the
-/// built-in runtime: [`builtin_calc`]; a ROM: the front end's link loader).
-pub type CalcMaker<'a> = dyn FnMut() -> Result<Calc, HarnessError> + 'a;
-
 impl Table {
     /// A built-in calculator with `programs`: runs MANBOARD (to draw `Pic1`) and starts MANCALA.
     pub fn new(programs: &[Variable]) -> Result<Table, HarnessError> {
@@ -349,13 +345,23 @@ impl Table {
     /// One HUMAN VS HUMAN game with moves chosen by `rng`, every move verified. Returns the
     /// number of moves.
     pub fn play_game(&mut self, rules: &Rules, rng: &mut XorShift) -> Result<u64, HarnessError> {
+        let plan = plan_moves(rules, rng);
+        self.play_planned(rules, &plan)
+    }
+
+    /// One HUMAN VS HUMAN game whose houses were chosen beforehand ([`plan_games`]), every
+    /// move verified against the rules. Returns the number of moves.
+    pub fn play_planned(&mut self, rules: &Rules, houses: &[u8]) -> Result<u64, HarnessError> {
         self.play(rules)?;
         let mut pos = Position::new(*rules);
         let mut moves: Vec<(u8, u8)> = Vec::new();
         let mut n = 0;
         while !pos.is_over() {
-            let legal = pos.legal_moves();
-            let house = legal[rng.below(legal.len())];
+            let Some(&house) = houses.get(n as usize) else {
+                return Err(HarnessError::Setup(format!(
+                    "the plan ends after {n} moves, before the game does"
+                )));
+            };
             let mover = pos.to_move();
             moves.push((mover.number(), house));
             let expected: MoveOutcome = predict(*rules, pos.board(), mover, house)
@@ -410,36 +416,145 @@ pub struct Summary {
     pub divergences: Vec<Divergence>,
 }
 
+/// Games of one batch. Each batch is played in order on a calculator of its own, fresh from
+/// the maker (rocks per hole set through the menu as the batch needs), and the batches are
+/// shared among the threads: so a run's games, move counts and findings are the same whatever
+/// the number of threads, and each calculator still plays several games one after another.
+pub const BATCH_GAMES: usize = 10;
+
+/// One HUMAN VS HUMAN game decided beforehand: rocks per hole and every house played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GamePlan {
+    pub rocks: u8,
+    pub houses: Vec<u8>,
+}
+
+/// The houses of one game drawn from `rng`: a random legal move at every turn, played out on
+/// the rules crate (the moves do not depend on the calculator, only on the rules).
+fn plan_moves(rules: &Rules, rng: &mut XorShift) -> Vec<u8> {
+    let mut pos = Position::new(*rules);
+    let mut houses = Vec::new();
+    while !pos.is_over() {
+        let legal = pos.legal_moves();
+        let house = legal[rng.below(legal.len())];
+        if pos.play(house).is_err() {
+            break;
+        }
+        houses.push(house);
+    }
+    houses
+}
+
+/// The `games` games of a run from `seed`: rocks per hole `rocks` or random 3-8 per game, and
+/// each game's moves, drawn from one generator in game order.
+pub fn plan_games(games: u64, seed: u64, rocks: Option<u8>) -> Result<Vec<GamePlan>, HarnessError> {
+    let mut rng = XorShift::new(seed);
+    (0..games)
+        .map(|_| {
+            let r = rocks.unwrap_or_else(|| 3 + rng.below(6) as u8);
+            let rules = Rules::ti82(r).map_err(|e| HarnessError::Setup(e.to_string()))?;
+            Ok(GamePlan {
+                rocks: r,
+                houses: plan_moves(&rules, &mut rng),
+            })
+        })
+        .collect()
+}
+
+/// Makes a calculator with MANBOARD and MANCALA in its memory, callable from several threads
+/// at once (one calculator per batch of games).
+pub type SharedMaker<'a> = dyn Fn() -> Result<Calc, HarnessError> + Sync + 'a;
+
+/// Threads to use by default: one per core.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// `games` HUMAN VS HUMAN games from `seed` on the built-in runtime, rocks per hole `rocks` or
-/// random 3-8 per game.
+/// random 3-8 per game, on every core.
 pub fn run_games(
     programs: &[Variable],
     games: u64,
     seed: u64,
     rocks: Option<u8>,
 ) -> Result<Summary, HarnessError> {
-    run_games_on(&mut || builtin_calc(programs), games, seed, rocks)
+    run_games_on(
+        &|| builtin_calc(programs),
+        games,
+        seed,
+        rocks,
+        default_jobs(),
+    )
 }
 
-/// As [`run_games`], on calculators from `make` (a fresh one after a divergence).
+/// As [`run_games`], on calculators from `make` (one per batch of [`BATCH_GAMES`], and a
+/// fresh one after a divergence), the batches shared among `jobs` threads.
 pub fn run_games_on(
-    make: &mut CalcMaker,
+    make: &SharedMaker,
     games: u64,
     seed: u64,
     rocks: Option<u8>,
+    jobs: usize,
 ) -> Result<Summary, HarnessError> {
-    let mut rng = XorShift::new(seed);
+    let plans = plan_games(games, seed, rocks)?;
+    let batches: Vec<&[GamePlan]> = plans.chunks(BATCH_GAMES).collect();
+    let results = run_batches(batches.len(), jobs, &|i| run_batch(make, batches[i]));
+    let mut summary = Summary::default();
+    for r in results {
+        let s = r?;
+        summary.games += s.games;
+        summary.moves += s.moves;
+        summary.divergences.extend(s.divergences);
+    }
+    Ok(summary)
+}
+
+/// Runs `job(0..n)` on up to `jobs` threads, each taking the next index when free; the
+/// results come back in index order.
+pub fn run_batches<T: Send>(n: usize, jobs: usize, job: &(dyn Fn(usize) -> T + Sync)) -> Vec<T> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: Vec<std::sync::Mutex<Option<T>>> =
+        (0..n).map(|_| std::sync::Mutex::new(None)).collect();
+    let worker = || loop {
+        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if i >= n {
+            break;
+        }
+        let r = job(i);
+        if let Ok(mut slot) = slots[i].lock() {
+            *slot = Some(r);
+        }
+    };
+    let threads = jobs.clamp(1, n.max(1));
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(worker);
+        }
+        worker();
+    });
+    slots
+        .into_iter()
+        .map(|m| {
+            m.into_inner()
+                .ok()
+                .flatten()
+                .expect("every batch ran (a panic in one is re-raised by the scope)")
+        })
+        .collect()
+}
+
+/// One batch of games in order on one calculator (a fresh one after a divergence).
+fn run_batch(make: &SharedMaker, plans: &[GamePlan]) -> Result<Summary, HarnessError> {
     let mut table = Table::from_calc(make()?)?;
     let mut summary = Summary::default();
     let mut current_rocks = 4u8;
-    for _ in 0..games {
-        let r = rocks.unwrap_or_else(|| 3 + rng.below(6) as u8);
-        let rules = Rules::ti82(r).map_err(|e| HarnessError::Setup(e.to_string()))?;
-        if r != current_rocks {
-            table.set_rocks(r)?;
-            current_rocks = r;
+    for plan in plans {
+        let rules = Rules::ti82(plan.rocks).map_err(|e| HarnessError::Setup(e.to_string()))?;
+        if plan.rocks != current_rocks {
+            table.set_rocks(plan.rocks)?;
+            current_rocks = plan.rocks;
         }
-        match table.play_game(&rules, &mut rng) {
+        match table.play_planned(&rules, &plan.houses) {
             Ok(n) => summary.moves += n,
             Err(HarnessError::Divergence(d)) => {
                 summary.divergences.push(*d);
