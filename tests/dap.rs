@@ -322,6 +322,16 @@ fn conditions_hit_counts_logpoints_and_the_end() {
     c.finish();
 }
 
+/// The shown value of variable `n` in a `variables` answer.
+fn find(vars: &Value, n: &str) -> Option<String> {
+    vars["variables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["name"] == n)
+        .map(|v| v["value"].as_str().unwrap().to_string())
+}
+
 /// Variables of each kind as the calculator shows them, `evaluate` without side effects,
 /// `setVariable` on a real and on a list element.
 #[test]
@@ -331,14 +341,16 @@ fn variables_evaluate_and_set_variable() {
 ~2.5->B
 {1,2.5,~3}->L2
 [[1,2][3,4]]->[A]
+\"X^2+1\"->{Y1}
+1-Var Stats L2
 4->C
 A->D
 ";
     let p = programs("vars", &[("VARS", prog)]);
     let mut c = Client::start();
-    c.launch(json!({"program": p[0]}), &[(&p[0], json!([{"line": 6}]))]);
+    c.launch(json!({"program": p[0]}), &[(&p[0], json!([{"line": 8}]))]);
     let (why, line, _, _) = c.stopped();
-    assert_eq!((why.as_str(), line), ("breakpoint", 6));
+    assert_eq!((why.as_str(), line), ("breakpoint", 8));
     let scopes = c.ok("scopes", json!({"frameId": 1}));
     let names: Vec<&str> = scopes["scopes"]
         .as_array()
@@ -346,16 +358,27 @@ A->D
         .iter()
         .map(|s| s["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["Reals", "Lists", "Matrices"]);
+    assert_eq!(
+        names,
+        [
+            "Reals",
+            "Lists",
+            "Matrices",
+            "Y-variables",
+            "Window",
+            "Statistics"
+        ]
+    );
     let reals = c.ok("variables", json!({"variablesReference": 1}));
-    let find = |vars: &Value, n: &str| {
-        vars["variables"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|v| v["name"] == n)
-            .map(|v| v["value"].as_str().unwrap().to_string())
-    };
+    // Y₁'s text; the window as a fresh calculator has it (Guidebook ch. 3: ZStandard's
+    // -10..10); the statistics of the 1-Var Stats the program ran on L₂ (n = 3).
+    let ys = c.ok("variables", json!({"variablesReference": 4}));
+    assert_eq!(find(&ys, "Y1").as_deref(), Some("X^2+1"));
+    let win = c.ok("variables", json!({"variablesReference": 5}));
+    assert_eq!(find(&win, "Xmin").as_deref(), Some("⁻10"));
+    assert_eq!(find(&win, "Xmax").as_deref(), Some("10"));
+    let stats = c.ok("variables", json!({"variablesReference": 6}));
+    assert_eq!(find(&stats, "n").as_deref(), Some("3"));
     // As the home screen shows them (Guidebook ch. 1: 10 significant digits in Float mode,
     // no leading zero, negative numbers with the negation sign ⁻, not the minus).
     assert_eq!(find(&reals, "A").as_deref(), Some(".3333333333"));

@@ -247,6 +247,10 @@ enum VarRef {
     Reals,
     Lists,
     Matrices,
+    /// `Y₁`…`Y₀`: their text.
+    Equations,
+    /// The window variables (63h tokens) and the statistics results (62h tokens).
+    Tokens(u8),
     /// The elements of a list (1-6) or the rows of a matrix (0-4).
     List(u8),
     Matrix(u8),
@@ -615,11 +619,21 @@ impl<W: Write> Session<W> {
     }
 
     fn scopes(&mut self) -> Result<Json, String> {
-        self.refs = vec![VarRef::Reals, VarRef::Lists, VarRef::Matrices];
+        self.refs = vec![
+            VarRef::Reals,
+            VarRef::Lists,
+            VarRef::Matrices,
+            VarRef::Equations,
+            VarRef::Tokens(0x63),
+            VarRef::Tokens(0x62),
+        ];
         Ok(json!({"scopes": [
             {"name": "Reals", "variablesReference": 1, "expensive": false},
             {"name": "Lists", "variablesReference": 2, "expensive": false},
             {"name": "Matrices", "variablesReference": 3, "expensive": false},
+            {"name": "Y-variables", "variablesReference": 4, "expensive": false},
+            {"name": "Window", "variablesReference": 5, "expensive": false},
+            {"name": "Statistics", "variablesReference": 6, "expensive": false},
         ]}))
     }
 
@@ -678,6 +692,35 @@ impl<W: Write> Session<W> {
                         let child = self.new_ref(VarRef::Matrix(k));
                         vars.push(json!({"name": name, "value": shown, "evaluateName": name,
                             "variablesReference": child}));
+                    }
+                }
+            }
+            VarRef::Equations => {
+                let calc = self.calc.as_ref().ok_or("nothing is launched")?;
+                for i in 0..10u8 {
+                    // Y₁…Y₉ then Y₀: second bytes 10h-19h.
+                    if let Some((tokens, on)) = tibasic::os::equation_in(calc.ram(), 0x10 + i) {
+                        let n = if i == 9 { 0 } else { i + 1 };
+                        vars.push(json!({"name": format!("Y{n}"),
+                            "value": format!("{}{}", detokenize(&tokens, Spelling::Ascii),
+                                if on { "" } else { "  (off)" }),
+                            "variablesReference": 0}));
+                    }
+                }
+            }
+            VarRef::Tokens(prefix) => {
+                let names: Vec<(&str, &str)> = tifiles::tokens::table()
+                    .tokens()
+                    .iter()
+                    .filter(|t| t.bytes().len() == 2 && t.bytes()[0] == prefix)
+                    .filter(|t| !t.ascii.contains("RegEQ"))
+                    .map(|t| (t.ascii, t.display))
+                    .collect();
+                let (fw, hw) = self.firmware()?;
+                for (ascii, display) in names {
+                    if let Ok(v @ Value::Real(_)) = fw.evaluate(hw, ascii) {
+                        vars.push(json!({"name": display, "value": fw.show_value(&v),
+                            "evaluateName": ascii, "variablesReference": 0}));
                     }
                 }
             }
