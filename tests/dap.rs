@@ -785,3 +785,33 @@ fn the_terminal_front_end_debugs_z80_code() {
     assert!(out.contains("0x0009  CD 16 00"), "{out}");
     assert!(out.contains("(ti82) print PC\n0x0016\n"), "{out}");
 }
+
+/// Not headless: the calculator's window opens (where there is a display) and its status
+/// line says where execution stopped, `stopped at PROGRAM:LINE`; without a display the
+/// session says so and runs headless.
+#[test]
+fn the_window_shows_where_execution_stopped() {
+    let p = programs("glass", &[("MAIN", MAIN), ("SUB", SUB)]);
+    let mut c = Client::start();
+    c.launch(
+        json!({"program": p[0], "load": [p[1]], "headless": false}),
+        &[(&p[1], json!([{"line": 2}]))],
+    );
+    let out = c.event("output");
+    let text = out["body"]["output"].as_str().unwrap();
+    if std::env::var_os("DISPLAY").is_some_and(|d| !d.is_empty()) {
+        assert_eq!(text, "the calculator's window is open\n");
+    } else {
+        assert!(text.starts_with("no window"), "{text}");
+    }
+    c.stopped();
+    assert_eq!(c.ok("ti82/status", json!({}))["status"], "stopped at SUB:2");
+    c.ok(
+        "setBreakpoints",
+        json!({"source": {"path": p[1]}, "breakpoints": []}),
+    );
+    c.ok("continue", json!({"threadId": 1}));
+    c.event("terminated");
+    assert_eq!(c.ok("ti82/status", json!({}))["status"], "program ended");
+    c.finish();
+}

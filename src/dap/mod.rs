@@ -256,8 +256,68 @@ enum VarRef {
     Matrix(u8),
 }
 
+/// The calculator's window while debugging (not headless): the glass and a status line that
+/// says where execution stands; it shows, it takes no keys.
+struct Glass {
+    window: minifb::Window,
+    layout: crate::skin::Layout,
+    buf: Vec<u32>,
+    shown: Option<(ti82_machine::Screen, String)>,
+    /// When it was last looked after (a running calculator is shown 60 times a second).
+    at: std::time::Instant,
+}
+
+impl Glass {
+    fn open() -> Result<Glass, String> {
+        if !crate::have_display() {
+            return Err("no display".into());
+        }
+        let layout = crate::skin::Layout::new(crate::WINDOW_SCALE as usize);
+        let mut window =
+            crate::gui::open_window("TI-82 (debugging)", &layout).map_err(|e| e.to_string())?;
+        window.set_target_fps(0);
+        let buf = vec![0; layout.width * layout.height];
+        Ok(Glass {
+            window,
+            layout,
+            buf,
+            shown: None,
+            at: std::time::Instant::now(),
+        })
+    }
+
+    /// Shows `screen` and `status` (drawn only when they changed); false once the window
+    /// was closed.
+    fn show(&mut self, screen: ti82_machine::Screen, status: String) -> bool {
+        if !self.window.is_open() {
+            return false;
+        }
+        self.at = std::time::Instant::now();
+        let now = (screen, status);
+        if self.shown.as_ref() == Some(&now) {
+            self.window.update();
+            return true;
+        }
+        crate::skin::draw(
+            &mut self.buf,
+            &self.layout,
+            &now.0,
+            &crate::skin::Overlay {
+                status: &now.1,
+                down: &[],
+                help: None,
+            },
+        );
+        self.shown = Some(now);
+        self.window
+            .update_with_buffer(&self.buf, self.layout.width, self.layout.height)
+            .is_ok()
+    }
+}
+
 struct Session<W: Write> {
     out: W,
+    glass: Option<Glass>,
     seq: i64,
     calc: Option<Calc>,
     sources: Vec<Source>,
@@ -403,6 +463,11 @@ impl<W: Write> Session<W> {
                 ok(None)
             }
             "threads" => ok(Some(json!({"threads": [{"id": THREAD, "name": "TI-82"}]}))),
+            // Ours: the window's status line (`stopped at MANCALA:42`), for scripts and tests.
+            "ti82/status" => {
+                let text = self.status_text();
+                ok(Some(json!({ "status": text })))
+            }
             "stackTrace" => self.stack_trace(),
             "scopes" => self.scopes(),
             "variables" => self.variables(&args),
@@ -435,9 +500,28 @@ impl<W: Write> Session<W> {
             }
             other => Err(format!("{other:?} is not supported by ti82 dap")),
         };
+        let launched = command == "launch" && result.is_ok();
         self.respond(req, result);
         if command == "initialize" {
             self.event("initialized", json!({}));
+        }
+        if launched && args["headless"].as_bool() == Some(false) {
+            match Glass::open() {
+                Ok(g) => {
+                    self.glass = Some(g);
+                    self.event(
+                        "output",
+                        json!({"category": "console",
+                        "output": "the calculator's window is open\n"}),
+                    );
+                }
+                Err(e) => self.event(
+                    "output",
+                    json!({"category": "console",
+                    "output": format!("no window ({e}): running headless\n")}),
+                ),
+            }
+            self.refresh_glass();
         }
         false
     }
@@ -822,6 +906,7 @@ impl<W: Write> Session<W> {
             if let Some(stop) = stop {
                 if !self.reported {
                     self.reported = true;
+                    self.refresh_glass();
                     self.event("stopped", Self::z80_stop_body(&stop));
                 }
             }
@@ -850,6 +935,7 @@ impl<W: Write> Session<W> {
         if let Some(reason) = stop {
             if !self.reported {
                 self.reported = true;
+                self.refresh_glass();
                 let (kind, text) = match &reason {
                     StopReason::Entry => ("entry", None),
                     StopReason::Step => ("step", None),
@@ -879,6 +965,54 @@ impl<W: Write> Session<W> {
         Ok(())
     }
 
+    /// Where execution stands, for the window's status line: `stopped at MANCALA:42`.
+    fn status_text(&mut self) -> String {
+        if self.ended {
+            return "program ended".into();
+        }
+        if !self.stopped() {
+            return if self.started { "running" } else { "starting" }.into();
+        }
+        if let Ok((fw, _)) = self.z80() {
+            return format!("stopped at {}", z80level::hex(fw.cpu.pc));
+        }
+        let Ok((fw, _)) = self.firmware() else {
+            return String::new();
+        };
+        match fw.call_stack().first() {
+            Some((program, offset)) => {
+                let (program, offset) = (program.clone(), *offset);
+                let name = detokenize(&program, Spelling::Ascii);
+                match self.source_of(&program) {
+                    Some(src) => format!("stopped at {name}:{}", src.position(offset).0),
+                    None => format!("stopped at {name}, byte {offset}"),
+                }
+            }
+            None => "stopped".into(),
+        }
+    }
+
+    /// Shows the glass and the status in the window, if there is one (while the program
+    /// runs, at most 60 times a second).
+    fn refresh_glass(&mut self) {
+        let Some(g) = &self.glass else {
+            return;
+        };
+        let due = g.at.elapsed() >= std::time::Duration::from_millis(16);
+        if !due && self.started && !self.ended && !self.stopped() {
+            return;
+        }
+        let status = self.status_text();
+        let Some(screen) = self.calc.as_ref().map(|c| c.lcd()) else {
+            return;
+        };
+        if let Some(g) = &mut self.glass {
+            if !g.show(screen, status) {
+                self.glass = None;
+            }
+        }
+    }
+
     fn stopped(&mut self) -> bool {
         if let Ok(d) = self.z80_debug() {
             return d.stopped.is_some();
@@ -895,6 +1029,7 @@ pub fn run(input: impl Read + Send + 'static, output: impl Write) -> Result<()> 
     let rx = reader(input);
     let mut s = Session {
         out: output,
+        glass: None,
         seq: 0,
         calc: None,
         sources: Vec::new(),
@@ -916,11 +1051,22 @@ pub fn run(input: impl Read + Send + 'static, output: impl Write) -> Result<()> 
                 Err(TryRecvError::Empty) => None,
                 Err(TryRecvError::Disconnected) => Some(Incoming::End),
             }
+        } else if s.glass.is_some() {
+            // The window needs looking after while nothing runs.
+            match rx.recv_timeout(std::time::Duration::from_millis(16)) {
+                Ok(m) => Some(m),
+                Err(crossbeam_channel::RecvTimeoutError::Timeout) => {
+                    s.refresh_glass();
+                    continue;
+                }
+                Err(crossbeam_channel::RecvTimeoutError::Disconnected) => Some(Incoming::End),
+            }
         } else {
             Some(rx.recv().unwrap_or(Incoming::End))
         };
         match incoming {
             None => {
+                s.refresh_glass();
                 if let Err(e) = s.run_slice() {
                     s.event(
                         "output",
