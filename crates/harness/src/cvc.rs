@@ -30,7 +30,6 @@
 use std::collections::VecDeque;
 
 use mancala::{explain, predict, Explained, Player, Position, Rules, XorShift};
-use ti82_machine::cable::Linked;
 use ti82_machine::{Calc, Key};
 
 use crate::probe::{read_board, read_moves};
@@ -718,12 +717,18 @@ pub fn cvc_schedule(games: u64, seed: u64) -> Vec<(CvcOptions, CvcOptions)> {
 /// that stopped it, if any.
 type SideRun = (Vec<CvcReport>, Option<HarnessError>);
 
-/// Plays the games of `schedule` on one calculator (its own thread), then unplugs the cable.
-fn run_side(mut calc: Linked, options: Vec<CvcOptions>) -> SideRun {
+/// Plays the games of `options` on one calculator of a [`Pair`] (its own thread), then
+/// unplugs the cable.
+fn run_side(pair: &Pair, i: usize, options: Vec<CvcOptions>) -> SideRun {
+    let mut side = PairSide {
+        pair,
+        guard: Some(pair.lock()),
+        i,
+    };
     let mut reports = Vec::new();
     let mut error = None;
     for opts in options {
-        match CvcSide::new(opts).and_then(|mut s| s.play(&mut calc)) {
+        match CvcSide::new(opts).and_then(|mut s| s.play(&mut side)) {
             Ok(r) => reports.push(r),
             Err(e) => {
                 error = Some(e);
@@ -731,8 +736,95 @@ fn run_side(mut calc: Linked, options: Vec<CvcOptions>) -> SideRun {
             }
         }
     }
-    calc.detach_link();
+    if let Some(mut g) = side.guard.take() {
+        let st = &mut *g;
+        if let Some(end) = st.ends[i].take() {
+            drop(end.unplug(&mut st.calcs[i]));
+        }
+        st.target[i] = None;
+        pair.wake.notify_all();
+    }
     (reports, error)
+}
+
+/// Two linked calculators whose two sides (each its own thread, with its own [`CvcSide`])
+/// share one lock: whichever side's thread holds it runs *both* calculators in step on the
+/// cable, as far as both sides' pending `run_for`s allow. The threads hand over only where a
+/// side must decide something (a key, a look at its screen), not at every meeting of the
+/// cable's conservative synchronisation (every few hundred T-states), which would cost a
+/// sleep and a wake-up in the kernel each. The result is the cable's: the same whatever the
+/// scheduling.
+struct Pair {
+    state: std::sync::Mutex<PairState>,
+    wake: std::sync::Condvar,
+}
+
+struct PairState {
+    calcs: [Calc; 2],
+    /// `None` once that side has unplugged (its games are over).
+    ends: [Option<ti82_machine::cable::CableEnd>; 2],
+    /// Where each side's pending `run_for` ends.
+    target: [Option<u64>; 2],
+}
+
+impl Pair {
+    fn lock(&self) -> std::sync::MutexGuard<'_, PairState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl PairState {
+    /// One linked step of calculator `i` towards `target`; false if it must wait for the
+    /// other calculator.
+    fn advance(&mut self, i: usize, target: u64) -> bool {
+        let calc = &mut self.calcs[i];
+        match &mut self.ends[i] {
+            Some(end) => end.advance(calc, target, false),
+            None => {
+                calc.run_for(target.saturating_sub(calc.now()));
+                true
+            }
+        }
+    }
+}
+
+/// One side's view of a [`Pair`]: its own calculator, reached through the lock it holds
+/// between two `run_for`s.
+struct PairSide<'a> {
+    pair: &'a Pair,
+    guard: Option<std::sync::MutexGuard<'a, PairState>>,
+    i: usize,
+}
+
+impl Runner for PairSide<'_> {
+    fn calc(&self) -> &Calc {
+        &self.guard.as_ref().expect("the side holds its pair").calcs[self.i]
+    }
+    fn calc_mut(&mut self) -> &mut Calc {
+        &mut self.guard.as_mut().expect("the side holds its pair").calcs[self.i]
+    }
+    fn run_for(&mut self, t: u64) {
+        let (i, j) = (self.i, 1 - self.i);
+        let mut g = self.guard.take().expect("the side holds its pair");
+        let target = g.calcs[i].now().saturating_add(t);
+        g.target[i] = Some(target);
+        while g.calcs[i].now() < target {
+            let mut progress = g.advance(i, target);
+            if let Some(tj) = g.target[j] {
+                if g.calcs[j].now() < tj {
+                    progress |= g.advance(j, tj);
+                }
+            }
+            if !progress {
+                // This calculator waits on the other, whose side has what it asked for: let
+                // that side decide what comes next.
+                self.pair.wake.notify_all();
+                g = self.pair.wake.wait(g).unwrap_or_else(|e| e.into_inner());
+            }
+        }
+        g.target[i] = None;
+        self.guard = Some(g);
+    }
 }
 
 /// Games per pair of calculators: each batch of the schedule is played in order on a pair of
@@ -789,14 +881,24 @@ fn run_cvc_batch(
     let b = Table::from_calc(make()?)?.calc;
     let (a, b) = ti82_machine::cable::connect(a, b, latency);
     let (oa, ob): (Vec<_>, Vec<_>) = schedule.iter().copied().unzip();
-    let ha = std::thread::spawn(move || run_side(a, oa));
-    let hb = std::thread::spawn(move || run_side(b, ob));
-    let join = |h: std::thread::JoinHandle<SideRun>| {
-        h.join()
-            .map_err(|_| HarnessError::Setup("a CALC VS CALC thread panicked".into()))
+    let (ca, ea) = a.into_parts();
+    let (cb, eb) = b.into_parts();
+    let pair = Pair {
+        state: std::sync::Mutex::new(PairState {
+            calcs: [ca, cb],
+            ends: [ea, eb],
+            target: [None, None],
+        }),
+        wake: std::sync::Condvar::new(),
     };
-    let (ra, ea) = join(ha)?;
-    let (rb, eb) = join(hb)?;
+    let ((ra, ea), (rb, eb)) = std::thread::scope(|scope| {
+        let hb = scope.spawn(|| run_side(&pair, 1, ob));
+        let a = run_side(&pair, 0, oa);
+        let b = hb
+            .join()
+            .map_err(|_| HarnessError::Setup("a CALC VS CALC thread panicked".into()));
+        b.map(|b| (a, b))
+    })?;
     let mut summary = Summary::default();
     for (x, y) in ra.iter().zip(&rb) {
         summary.games += 1;
