@@ -815,3 +815,42 @@ fn the_window_shows_where_execution_stopped() {
     assert_eq!(c.ok("ti82/status", json!({}))["status"], "program ended");
     c.finish();
 }
+
+/// Numbers at their limits from the client are answered, never a crash.
+#[test]
+fn numbers_at_their_limits_are_answered() {
+    let mut c = Client::start();
+    c.ok("initialize", json!({"adapterID": "ti82"}));
+    c.ok("launch", json!({"rom": DEMO, "stopOnEntry": true}));
+    c.event("initialized");
+    c.ok("configurationDone", json!({}));
+    c.event("stopped");
+    for (cmd, args) in [
+        (
+            "readMemory",
+            json!({"memoryReference": "0xFFFF", "offset": i64::MAX, "count": u64::MAX}),
+        ),
+        (
+            "disassemble",
+            json!({"memoryReference": "0x0000", "offset": i64::MIN, "instructionOffset": i64::MIN, "instructionCount": 3}),
+        ),
+        (
+            "disassemble",
+            json!({"memoryReference": "0x0000", "instructionOffset": i64::MAX, "instructionCount": u64::MAX}),
+        ),
+        (
+            "writeMemory",
+            json!({"memoryReference": "0x9000", "offset": i64::MIN, "data": "!!!"}),
+        ),
+        (
+            "setInstructionBreakpoints",
+            json!({"breakpoints": [{"instructionReference": "0x10", "offset": i64::MAX}]}),
+        ),
+        ("variables", json!({"variablesReference": i64::MIN})),
+        ("evaluate", json!({"expression": "(0x1FFFF)"})),
+    ] {
+        let r = c.request(cmd, args);
+        assert_eq!(r["type"], "response", "{cmd}: {r}");
+    }
+    c.finish();
+}

@@ -123,7 +123,7 @@ impl<W: Write> Session<W> {
             let off = b["offset"].as_i64().unwrap_or(0);
             match parse_address(r) {
                 Ok((page, a)) => {
-                    let a = (i64::from(a) + off) as u16;
+                    let a = i64::from(a).wrapping_add(off) as u16;
                     match page {
                         Some(p) => paged.push((p, a)),
                         None => plain.push(a),
@@ -256,7 +256,7 @@ impl<W: Write> Session<W> {
 
     pub(super) fn read_memory(&mut self, args: &Json) -> Result<Json, String> {
         let (_, a) = parse_address(args["memoryReference"].as_str().unwrap_or(""))?;
-        let start = (i64::from(a) + args["offset"].as_i64().unwrap_or(0)) as u16;
+        let start = i64::from(a).wrapping_add(args["offset"].as_i64().unwrap_or(0)) as u16;
         let count = args["count"].as_u64().unwrap_or(0).min(0x10000) as usize;
         let (_, hw) = self.z80()?;
         let bytes: Vec<u8> = (0..count)
@@ -267,7 +267,7 @@ impl<W: Write> Session<W> {
 
     pub(super) fn write_memory(&mut self, args: &Json) -> Result<Json, String> {
         let (_, a) = parse_address(args["memoryReference"].as_str().unwrap_or(""))?;
-        let start = (i64::from(a) + args["offset"].as_i64().unwrap_or(0)) as u16;
+        let start = i64::from(a).wrapping_add(args["offset"].as_i64().unwrap_or(0)) as u16;
         let data = unbase64(args["data"].as_str().unwrap_or(""))?;
         let (_, hw) = self.z80()?;
         let mut written = 0;
@@ -283,8 +283,11 @@ impl<W: Write> Session<W> {
 
     pub(super) fn disassemble(&mut self, args: &Json) -> Result<Json, String> {
         let (_, a) = parse_address(args["memoryReference"].as_str().unwrap_or(""))?;
-        let base = (i64::from(a) + args["offset"].as_i64().unwrap_or(0)) as u16;
-        let skip = args["instructionOffset"].as_i64().unwrap_or(0);
+        let base = i64::from(a).wrapping_add(args["offset"].as_i64().unwrap_or(0)) as u16;
+        let skip = args["instructionOffset"]
+            .as_i64()
+            .unwrap_or(0)
+            .clamp(-4096, 4096);
         let count = args["instructionCount"].as_u64().unwrap_or(0).min(4096) as usize;
         let (_, hw) = self.z80()?;
         let read = |x: u16| hw.mem.cpu_read(x);

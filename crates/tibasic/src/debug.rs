@@ -36,7 +36,7 @@ impl HitCondition {
         Ok(if let Some(n) = t.strip_prefix(">=") {
             HitCondition::AtLeast(num(n)?)
         } else if let Some(n) = t.strip_prefix('>') {
-            HitCondition::AtLeast(num(n)? + 1)
+            HitCondition::AtLeast(num(n)?.saturating_add(1))
         } else if let Some(n) = t.strip_prefix("==").or_else(|| t.strip_prefix('=')) {
             HitCondition::Exactly(num(n)?)
         } else if let Some(n) = t.strip_prefix('%') {
