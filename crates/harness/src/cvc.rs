@@ -668,19 +668,20 @@ impl Bursts {
 
     /// Like [`settle`], noting the traffic on the way.
     fn settle(&mut self, calc: &mut dyn Runner, quiet: u64, limit: u64) {
-        let look = |c: &Calc| (glass_without_indicator(c), read_board(c.ram()));
-        let mut last = look(calc.calc());
+        let mut last = Vec::with_capacity(1024);
+        let mut now = Vec::with_capacity(1024);
+        crate::look(calc.calc(), &mut last);
         let mut stable = 0;
         let mut waited = 0;
         while waited < limit && stable < quiet {
             self.run(calc, 10);
             waited += 10;
-            let now = look(calc.calc());
+            crate::look(calc.calc(), &mut now);
             if now == last {
                 stable += 10;
             } else {
                 stable = 0;
-                last = now;
+                std::mem::swap(&mut last, &mut now);
             }
         }
     }

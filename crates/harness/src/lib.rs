@@ -157,15 +157,16 @@ pub fn settle_watching<R: Runner + ?Sized>(
     limit: u64,
     watch: &mut dyn FnMut(&Calc),
 ) -> bool {
-    let look = |c: &Calc| (glass_without_indicator(c), read_board(c.ram()));
-    let mut last = look(calc.calc());
+    let mut last = Vec::with_capacity(1024);
+    let mut now = Vec::with_capacity(1024);
+    look(calc.calc(), &mut last);
     let mut stable = 0;
     let mut waited = 0;
     while waited < limit {
         calc.run_for(10 * MS);
         watch(calc.calc());
         waited += 10;
-        let now = look(calc.calc());
+        look(calc.calc(), &mut now);
         if now == last {
             stable += 10;
             if stable >= quiet {
@@ -173,16 +174,39 @@ pub fn settle_watching<R: Runner + ?Sized>(
             }
         } else {
             stable = 0;
-            last = now;
+            std::mem::swap(&mut last, &mut now);
         }
     }
     false
 }
 
+/// What a player watching the calculator sees change, into `out`: the display RAM less the
+/// run indicator and the blinking cursor ([`glass_without_indicator`]), then `L1`'s bytes
+/// (or a marker that there is no `L1`).
+pub(crate) fn look(calc: &Calc, out: &mut Vec<u8>) {
+    out.clear();
+    glass_into(calc, out);
+    match probe::board_bytes(calc.ram()) {
+        Some(b) => {
+            out.push(1);
+            out.extend_from_slice(b);
+        }
+        None => out.push(0),
+    }
+}
+
 fn glass_without_indicator(calc: &Calc) -> Vec<u8> {
+    let mut out = Vec::with_capacity(1024);
+    glass_into(calc, &mut out);
+    out
+}
+
+fn glass_into(calc: &Calc, out: &mut Vec<u8>) {
     // The T6A04's display RAM (15 bytes a row), not the rendered glass: comparing it is
     // cheap, and it changes exactly when the picture does.
-    let mut ram = calc.hardware().lcd.display_ram().to_vec();
+    let base = out.len();
+    out.extend_from_slice(calc.hardware().lcd.display_ram());
+    let ram = &mut out[base..];
     // The OS's run indicator animates the top-right 8×8 corner (spec §8.4).
     for row in 0..8 {
         ram[row * 15 + 11] = 0;
@@ -197,7 +221,6 @@ fn glass_without_indicator(calc: &Calc) -> Vec<u8> {
             }
         }
     }
-    ram
 }
 
 /// A calculator with MANCALA at its main menu.
@@ -324,12 +347,15 @@ impl Table {
             press(&mut self.calc, Key::Right);
         }
         let before = self.board()?;
+        let before_bytes = probe::board_bytes(self.calc.ram()).map(<[u8]>::to_vec);
         press(&mut self.calc, Key::Enter);
         // Wait for L1 to change, then for the screen to settle at the next key wait.
         let mut waited = 0;
         loop {
-            let now = self.board()?;
-            if now.board != before.board {
+            // Unchanged bytes are an unchanged board; changed bytes are decoded.
+            if probe::board_bytes(self.calc.ram()) != before_bytes.as_deref()
+                && self.board()?.board != before.board
+            {
                 break;
             }
             if waited > 60_000 {

@@ -37,3 +37,12 @@ pub fn read_moves(ram: &[u8]) -> Option<i64> {
     let l1 = vat::read_list(ram, 1).ok()??;
     l1.get(15).and_then(|f| f.to_i64())
 }
+
+/// `L1`'s data bytes as they sit in RAM (size word and elements), without decoding them:
+/// two equal readings hold the same board, so a harness waiting for `L1` to change or to stay
+/// still compares these.
+pub fn board_bytes(ram: &[u8]) -> Option<&[u8]> {
+    let name = tifiles::var::VarName::list(1)?;
+    let e = vat::find(ram, tifiles::var::VarType::List, &name).ok()??;
+    vat::data_bytes(ram, &e).ok()
+}
