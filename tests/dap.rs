@@ -512,6 +512,14 @@ fn malformed_messages_are_answered_and_oversized_ones_end_the_session() {
     let r = c.request("launch", json!({"program": "/nonexistent/NOPE.txt"}));
     assert_eq!(r["success"], false);
     assert!(r["message"].as_str().unwrap().contains("NOPE.txt"), "{r}");
+    let r = c.request("launch", json!({"program": "/dev/zero"}));
+    assert!(
+        r["message"]
+            .as_str()
+            .unwrap()
+            .contains("not a regular file"),
+        "{r}"
+    );
     c.send_raw(b"Content-Length: 99999999999\r\n\r\n");
     let t = c.event("terminated");
     assert_eq!(t["event"], "terminated");

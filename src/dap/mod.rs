@@ -34,6 +34,9 @@ use ti82_machine::debug::Z80Step;
 
 /// The longest message accepted (1 MiB): a longer `Content-Length` ends the session.
 pub const MAX_MESSAGE: usize = 1 << 20;
+/// The largest program file a launch reads (a TI-82 has 28 KiB of user memory; a source
+/// text is longer than its tokens, but not by this much).
+const MAX_PROGRAM_FILE: u64 = 1 << 20;
 /// Emulated time run between two looks at the requests (10 ms).
 const SLICE_T: u64 = 60_000;
 /// The thread id of the calculator.
@@ -170,6 +173,19 @@ impl Source {
 
 /// Reads the programs of one launch file.
 fn load_file(path: &Path, reference: i64) -> Result<Vec<(Source, Variable)>> {
+    // A device or a pipe could be read forever: only a regular file of a sane size.
+    let meta =
+        std::fs::metadata(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    if !meta.is_file() {
+        anyhow::bail!("{}: not a regular file", path.display());
+    }
+    if meta.len() > MAX_PROGRAM_FILE {
+        anyhow::bail!(
+            "{}: {} bytes, larger than any TI-82 program file ({MAX_PROGRAM_FILE} bytes at most)",
+            path.display(),
+            meta.len()
+        );
+    }
     let ext = path
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())

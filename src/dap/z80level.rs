@@ -74,6 +74,13 @@ pub fn unbase64(s: &str) -> Result<Vec<u8>, String> {
 
 /// A ROM dump (validated), or a raw program image of at most 16 KiB placed at 0000h.
 pub fn load_image(path: &str) -> Result<RomImage, String> {
+    // A device or a pipe could be read forever: only a regular file no larger than a dump.
+    let meta = std::fs::metadata(path).map_err(|e| format!("{path}: {e}"))?;
+    if !meta.is_file() || meta.len() > 1 << 20 {
+        return Err(format!(
+            "{path}: not a ROM dump or program image (a regular file up to 1 MiB)"
+        ));
+    }
     match RomImage::load(path) {
         Ok(r) => Ok(r),
         Err(ti82_machine::RomError::Truncated { size, .. }) if size <= 0x4000 => {
