@@ -210,12 +210,34 @@ impl BasicFirmware {
 
     /// Pushes the columns of `img` that differ from what the LCD shows.
     pub(super) fn push_image(&mut self, hw: &mut Hardware, img: &[u8; SCREEN_BYTES]) {
-        for col in 0..12 {
-            let differs = |r: &usize| img[r * 12 + col] != self.pushed[r * 12 + col];
-            let (Some(first), Some(last)) = ((0..64).find(differs), (0..64).rev().find(differs))
-            else {
+        // Most pushes change nothing or one column (the run indicator's): one comparison of
+        // the whole image first, then the changed rows only, each column's first and last
+        // changed row found in one pass.
+        if img[..] == self.pushed[..] {
+            return;
+        }
+        let mut first = [usize::MAX; 12];
+        let mut last = [0usize; 12];
+        for (r, (row, was)) in img
+            .chunks_exact(12)
+            .zip(self.pushed.chunks_exact(12))
+            .enumerate()
+        {
+            if row == was {
                 continue;
-            };
+            }
+            for (col, (a, b)) in row.iter().zip(was).enumerate() {
+                if a != b {
+                    first[col] = first[col].min(r);
+                    last[col] = r;
+                }
+            }
+        }
+        for col in 0..12 {
+            let (first, last) = (first[col], last[col]);
+            if first == usize::MAX {
+                continue;
+            }
             hw.write_port(0x10, 0x20 + col as u8, hw.now);
             hw.now += LCD_GAP;
             hw.write_port(0x10, 0x80 + first as u8, hw.now);
