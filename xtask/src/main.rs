@@ -7,6 +7,7 @@ use std::path::PathBuf;
 mod asm;
 mod bench;
 mod bench_basic;
+mod bench_conformance;
 mod bench_debugger;
 mod bench_idle;
 mod bench_idle_window;
@@ -56,6 +57,8 @@ enum Command {
     },
     /// Benchmark the built-in TI-BASIC runtime against real-TI-82 time.
     BenchBasic,
+    /// Verified MANCALA games per second, HUMAN VS HUMAN and CALC VS CALC, on every core.
+    BenchConformance,
     /// Time the published real-calculator programs on the runtime and compare (worst ratio
     /// last); `--write` regenerates the calibration section of docs/tibasic.md.
     Calibrate {
@@ -149,6 +152,7 @@ fn main() -> Result<()> {
             }
         }
         Command::BenchBasic => bench_basic::run(),
+        Command::BenchConformance => bench_conformance::run(),
         Command::Calibrate { write } => calibrate::run(write),
         Command::BenchLink => bench_link::run(),
         Command::BenchIdleLink => bench_idle::run(),
