@@ -78,3 +78,38 @@ fn mode_aborts_to_the_main_menu_and_quit_ends_the_program() {
     let text = tibasic::font::decode(shadow);
     assert!(text.contains("Done"), "{text:?}");
 }
+
+/// A MANCALA whose captures add one rock too many must be caught, and a run's findings must
+/// not depend on how many threads play it.
+#[test]
+fn a_wrong_capture_is_caught_the_same_on_one_thread_or_two() {
+    use ti82_harness::{builtin_calc, run_games_on, MANBOARD_SRC, MANCALA_SRC};
+    let capture = "L1(7P)+L1(14-H)->L1(7P)";
+    assert!(MANCALA_SRC.contains(capture));
+    let wrong = MANCALA_SRC.replace(capture, "L1(7P)+L1(14-H)+1->L1(7P)");
+    let programs: Vec<_> = [("MANBOARD", MANBOARD_SRC), ("MANCALA", wrong.as_str())]
+        .iter()
+        .map(|(name, src)| {
+            let tokens = tifiles::tokens::tokenize_source(src).expect("tokenizes");
+            tibasic::firmware::program_var(name, tokens).expect("a program")
+        })
+        .collect();
+    let make = || builtin_calc(&programs);
+    let one = run_games_on(&make, 12, 7, None, 1).expect("runs");
+    let two = run_games_on(&make, 12, 7, None, 2).expect("runs");
+    assert_eq!(one.games, 12);
+    assert!(
+        !one.divergences.is_empty(),
+        "a wrong capture went unnoticed in {} moves",
+        one.moves
+    );
+    assert!(one.divergences.iter().any(|d| d.what.contains("captures")));
+    assert_eq!((one.games, one.moves), (two.games, two.moves));
+    let text = |s: &ti82_harness::Summary| {
+        s.divergences
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(text(&one), text(&two));
+}
