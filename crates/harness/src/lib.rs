@@ -137,7 +137,44 @@ pub fn press<R: Runner + ?Sized>(calc: &mut R, k: Key) {
     calc.run_for(30 * MS);
     calc.calc_mut().release(k);
     calc.run_for(30 * MS);
-    settle(calc, KEY_QUIET_MS, 10_000);
+    settle_after_key(calc, KEY_QUIET_MS, 10_000);
+}
+
+/// After a key: on the built-in runtime, runs until the program waits for the next key
+/// ([`settle_at_key_wait`]); on other firmware (a ROM), as [`settle`] with `quiet` ms.
+pub fn settle_after_key<R: Runner + ?Sized>(calc: &mut R, quiet: u64, limit: u64) -> bool {
+    settle_at_key_wait(calc, limit) || settle(calc, quiet, limit)
+}
+
+/// On the built-in runtime: runs in 10 ms steps until a step in which the program waited for
+/// a key (a `getKey` that found none, or a `Menu(`, `Pause` or `Input` screen) and neither
+/// the screen (less the run indicator and the cursor) nor `L1` changed. A key taken by the
+/// program is no longer waiting, so the first such step comes after the program has handled
+/// the last key and drawn its effect: the program's own state, not a quiet time, says it is
+/// ready. False at once on other firmware, or after `limit` ms.
+pub fn settle_at_key_wait<R: Runner + ?Sized>(calc: &mut R, limit: u64) -> bool {
+    let polls = |c: &Calc| BasicFirmware::of(c).map(|fw| fw.empty_key_polls());
+    let Some(mut before) = polls(calc.calc()) else {
+        return false;
+    };
+    let mut last = Vec::with_capacity(1024);
+    let mut now = Vec::with_capacity(1024);
+    look(calc.calc(), &mut last);
+    let mut waited = 0;
+    while waited < limit {
+        calc.run_for(10 * MS);
+        waited += 10;
+        look(calc.calc(), &mut now);
+        let after = polls(calc.calc()).unwrap_or(before);
+        let waiting = after > before
+            || BasicFirmware::of(calc.calc()).is_some_and(|fw| fw.waiting_at_key_screen());
+        if waiting && now == last {
+            return true;
+        }
+        before = after;
+        std::mem::swap(&mut last, &mut now);
+    }
+    false
 }
 
 /// How long the screen (less the run indicator) and `L1` must stay unchanged after a key before
@@ -364,7 +401,7 @@ impl Table {
             self.calc.run_for(10 * MS);
             waited += 10;
         }
-        settle(&mut self.calc, 200, 60_000);
+        settle_after_key(&mut self.calc, 200, 60_000);
         Ok(Some(self.board()?))
     }
 

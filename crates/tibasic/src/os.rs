@@ -223,6 +223,9 @@ pub struct OsState {
     /// How deep Y-variables are being evaluated inside each other now (not saved: zero
     /// between statements).
     pub equation_depth: u8,
+    /// `getKey`s that found no key since power-on (not saved): a program that asks and finds
+    /// none is waiting for the user (for a test harness, `BasicFirmware::empty_key_polls`).
+    pub empty_key_polls: u64,
 }
 
 /// The calculator during one interpreter step.
@@ -874,7 +877,13 @@ impl Env for Os<'_> {
 
     fn get_key(&mut self) -> u8 {
         self.charge(cost::GETKEY);
-        keys::take_key(self.hw).map_or(0, keys::getkey_code)
+        match keys::take_key(self.hw) {
+            Some(k) => keys::getkey_code(k),
+            None => {
+                self.st.empty_key_polls += 1;
+                0
+            }
+        }
     }
 
     fn rand(&mut self) -> Real {

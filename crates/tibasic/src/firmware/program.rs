@@ -4,6 +4,25 @@
 use super::*;
 
 impl BasicFirmware {
+    /// How many times a program's `getKey` has found no key since power-on: when this grows,
+    /// a running program is polling for a key (a test harness waits on it).
+    pub fn empty_key_polls(&self) -> u64 {
+        self.st.empty_key_polls
+    }
+
+    /// A program waits for the user at a `Menu(`, `Pause` or `Input`/`Prompt` screen (not
+    /// for the link), with no link exchange in progress.
+    pub fn waiting_at_key_screen(&self) -> bool {
+        self.shell == Shell::Running
+            && matches!(
+                self.interp.status_ref(),
+                Status::Waiting(Wait::Menu { .. } | Wait::Pause | Wait::Input(_))
+            )
+            && self.requester.is_none()
+            && self.sender.is_none()
+            && !self.holder.is_busy()
+    }
+
     /// Keys while a program waits in `Menu(`, `Pause` or `Input`.
     pub(super) fn key_wait(&mut self, hw: &mut Hardware, k: Key, wait: Wait) {
         match wait {
