@@ -166,7 +166,7 @@ pub fn program_tokens(v: &Variable) -> Option<&[u8]> {
 }
 
 /// A TI-82 program name from user text: as given if valid, else upper-cased.
-fn program_name(text: &str) -> Option<VarName> {
+pub(crate) fn program_name(text: &str) -> Option<VarName> {
     VarName::program(text)
         .or_else(|_| VarName::program(&text.to_ascii_uppercase()))
         .ok()
@@ -232,7 +232,7 @@ pub fn tokenize(a: &TokenizeArgs) -> Result<(PathBuf, Variable)> {
 }
 
 /// Reads a TI-82 file, naming it in errors.
-fn read_vars(path: &Path) -> Result<Vec<Variable>> {
+pub(crate) fn read_vars(path: &Path) -> Result<Vec<Variable>> {
     let file = TiFile::read(path, ReadOptions::default())?;
     match file.content {
         Content::Vars(v) => Ok(v),

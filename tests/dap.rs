@@ -862,3 +862,35 @@ fn numbers_at_their_limits_are_answered() {
     }
     c.finish();
 }
+
+/// A program from a TI file is shown through its detokenized text: the frame's source has a
+/// `sourceReference`, and `source` serves the text, whose lines the frames count in.
+#[test]
+fn a_ti_file_is_shown_through_its_detokenized_text() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/MANBOARD.82p");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/programs/MANBOARD.txt"
+    ))
+    .unwrap();
+    let mut c = Client::start();
+    c.launch(json!({"program": file, "stopOnEntry": true}), &[]);
+    let (why, line, name, _) = c.stopped();
+    assert_eq!(
+        (why.as_str(), line, name.as_str()),
+        ("entry", 1, "prgmMANBOARD")
+    );
+    c.ok("next", json!({"threadId": 1}));
+    let (_, line, _, _) = c.stopped();
+    assert_eq!(line, 2);
+    let st = c.ok("stackTrace", json!({"threadId": 1}));
+    let reference = st["stackFrames"][0]["source"]["sourceReference"].clone();
+    assert!(reference.as_i64().is_some_and(|r| r > 0), "{st}");
+    let src = c.ok("source", json!({"sourceReference": reference}));
+    // The same lines as the program's own source (the file was tokenized from it).
+    let served: Vec<&str> = src["content"].as_str().unwrap().lines().collect();
+    let ours: Vec<&str> = text.lines().collect();
+    assert_eq!(served.len(), ours.len());
+    assert_eq!(served[0], ours[0]);
+    c.finish();
+}

@@ -20,9 +20,8 @@ use ti82_machine::Calc;
 use tibasic::debug::{Breakpoint, HitCondition, StepMode, StopReason, Watch};
 use tibasic::firmware::BasicFirmware;
 use tibasic::value::Value;
-use tifiles::file::{Content, ReadOptions, TiFile};
 use tifiles::tokens::{detokenize, is_prefix, tokenize_source, Spelling};
-use tifiles::var::{VarData, VarName, Variable};
+use tifiles::var::{VarData, Variable};
 
 use crate::script::{parse, Player};
 
@@ -124,6 +123,8 @@ struct Source {
     name: Vec<u8>,
     display: String,
     tokens: Vec<u8>,
+    /// Where each line starts in `tokens` (after each newline token), found once.
+    line_starts: Vec<usize>,
     /// The file it came from; for a `.txt` the file's own text is the source, for a TI file
     /// its detokenized text is served by `sourceReference`.
     path: PathBuf,
@@ -132,24 +133,36 @@ struct Source {
 }
 
 impl Source {
+    fn new(name: Vec<u8>, tokens: Vec<u8>, path: PathBuf, text_file: bool, reference: i64) -> Self {
+        let mut line_starts = vec![0];
+        let mut i = 0;
+        while i < tokens.len() {
+            if tokens[i] == NEWLINE {
+                line_starts.push(i + 1);
+            }
+            i += if is_prefix(tokens[i]) { 2 } else { 1 };
+        }
+        Source {
+            display: detokenize(&name, Spelling::Ascii),
+            name,
+            tokens,
+            line_starts,
+            path,
+            text_file,
+            reference,
+        }
+    }
+
     /// 1-based line and column of the statement at `offset`.
     fn position(&self, offset: u32) -> (i64, i64) {
-        let mut line = 1;
-        let mut start = 0;
-        let mut i = 0;
         let end = (offset as usize).min(self.tokens.len());
-        while i < end {
-            if self.tokens[i] == NEWLINE {
-                line += 1;
-                start = i + 1;
-            }
-            i += if is_prefix(self.tokens[i]) { 2 } else { 1 };
-        }
+        let line = self.line_starts.partition_point(|&s| s <= end);
+        let start = self.line_starts[line - 1];
         let col = detokenize(&self.tokens[start..end], Spelling::Ascii)
             .chars()
             .count() as i64
             + 1;
-        (line, col)
+        (line as i64, col)
     }
 
     /// The statements (offset, line) that can hold a breakpoint.
@@ -171,8 +184,8 @@ impl Source {
     }
 }
 
-/// Reads the programs of one launch file.
-fn load_file(path: &Path, reference: i64) -> Result<Vec<(Source, Variable)>> {
+/// Reads the programs of one launch file: their sources, and every variable to install.
+fn load_file(path: &Path, reference: i64) -> Result<(Vec<Source>, Vec<Variable>)> {
     // A device or a pipe could be read forever: only a regular file of a sane size.
     let meta =
         std::fs::metadata(path).with_context(|| format!("{}: cannot read", path.display()))?;
@@ -186,18 +199,18 @@ fn load_file(path: &Path, reference: i64) -> Result<Vec<(Source, Variable)>> {
             meta.len()
         );
     }
-    let ext = path
+    let is_text = path
         .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    if ext == "txt" {
+        .is_some_and(|e| e.eq_ignore_ascii_case("txt"));
+    let (vars, text_file) = if is_text {
+        // As `ti82 tokenize` names and tokenizes a source.
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("{}: cannot read it as UTF-8 text", path.display()))?;
         let stem = path
             .file_stem()
-            .map(|s| s.to_string_lossy().to_ascii_uppercase())
+            .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let name = VarName::program(&stem).map_err(|_| {
+        let name = crate::files_cmd::program_name(&stem).ok_or_else(|| {
             anyhow::anyhow!(
                 "{}: {stem:?} is not a TI-82 program name (1 to 8 letters, digits or θ)",
                 path.display()
@@ -206,55 +219,26 @@ fn load_file(path: &Path, reference: i64) -> Result<Vec<(Source, Variable)>> {
         let tokens = tokenize_source(&text).map_err(|e| {
             anyhow::anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.message)
         })?;
-        let var = Variable {
-            name,
-            data: VarData::Program(tokens.clone()),
-        };
-        let src = Source {
-            name: var.name.bytes().to_vec(),
-            display: stem,
-            tokens,
-            path: path.to_path_buf(),
-            text_file: true,
-            reference,
-        };
-        return Ok(vec![(src, var)]);
-    }
-    let file = TiFile::read(path, ReadOptions::default())
-        .with_context(|| format!("{}: not a TI-82 file", path.display()))?;
-    let Content::Vars(vars) = file.content else {
-        anyhow::bail!("{}: a memory backup, not variables", path.display());
+        let data = VarData::Program(tokens);
+        (vec![Variable { name, data }], true)
+    } else {
+        (crate::files_cmd::read_vars(path)?, false)
     };
-    let mut out = Vec::new();
-    for (i, v) in vars.into_iter().enumerate() {
-        if let VarData::Program(t) | VarData::ProtectedProgram(t) = &v.data {
-            let display = detokenize(v.name.bytes(), Spelling::Ascii);
-            out.push((
-                Source {
-                    name: v.name.bytes().to_vec(),
-                    display,
-                    tokens: t.clone(),
-                    path: path.to_path_buf(),
-                    text_file: false,
-                    reference: reference + i as i64,
-                },
-                v.clone(),
-            ));
-        } else {
-            out.push((
-                Source {
-                    name: Vec::new(),
-                    display: String::new(),
-                    tokens: Vec::new(),
-                    path: path.to_path_buf(),
-                    text_file: false,
-                    reference: 0,
-                },
-                v,
-            ));
-        }
-    }
-    Ok(out)
+    let sources = vars
+        .iter()
+        .filter_map(|v| Some((v, crate::files_cmd::program_tokens(v)?)))
+        .enumerate()
+        .map(|(i, (v, tokens))| {
+            Source::new(
+                v.name.bytes().to_vec(),
+                tokens.to_vec(),
+                path.to_path_buf(),
+                text_file,
+                reference + i as i64,
+            )
+        })
+        .collect();
+    Ok((sources, vars))
 }
 
 /// What a variables reference stands for.
@@ -567,16 +551,15 @@ impl<W: Write> Session<W> {
         }
         let mut vars = Vec::new();
         for (i, f) in files.iter().enumerate() {
-            for (src, var) in load_file(f, 1000 * (i as i64 + 1)).map_err(|e| format!("{e:#}"))? {
-                if !src.name.is_empty() {
-                    if i == 0 && self.main.is_none() {
-                        self.main = Some(src.display.clone());
-                    }
-                    self.sources.push(src);
-                }
-                vars.push(var);
+            let (sources, more) =
+                load_file(f, 1000 * (i as i64 + 1)).map_err(|e| format!("{e:#}"))?;
+            if i == 0 && self.main.is_none() {
+                self.main = sources.first().map(|s| s.display.clone());
             }
+            self.sources.extend(sources);
+            vars.extend(more);
         }
+
         let main = self
             .main
             .clone()

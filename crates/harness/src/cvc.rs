@@ -858,17 +858,9 @@ pub fn run_cvc_games_on(
 ) -> Result<Summary, HarnessError> {
     let schedule = cvc_schedule(games, seed);
     let batches: Vec<&[(CvcOptions, CvcOptions)]> = schedule.chunks(CVC_BATCH_GAMES).collect();
-    let results = crate::run_batches(batches.len(), jobs, &|i| {
+    Summary::merged(crate::run_batches(batches.len(), jobs, &|i| {
         run_cvc_batch(make, batches[i], latency)
-    });
-    let mut summary = Summary::default();
-    for r in results {
-        let s = r?;
-        summary.games += s.games;
-        summary.moves += s.moves;
-        summary.divergences.extend(s.divergences);
-    }
-    Ok(summary)
+    }))
 }
 
 /// One batch of the schedule on a fresh pair of calculators.

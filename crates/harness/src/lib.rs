@@ -479,6 +479,20 @@ pub struct Summary {
     pub divergences: Vec<Divergence>,
 }
 
+impl Summary {
+    /// The batches' summaries added up, in their order; the first error ends it.
+    pub fn merged(batches: Vec<Result<Summary, HarnessError>>) -> Result<Summary, HarnessError> {
+        let mut summary = Summary::default();
+        for r in batches {
+            let s = r?;
+            summary.games += s.games;
+            summary.moves += s.moves;
+            summary.divergences.extend(s.divergences);
+        }
+        Ok(summary)
+    }
+}
+
 /// Games of one batch. Each batch is played in order on a calculator of its own, fresh from
 /// the maker (rocks per hole set through the menu as the batch needs), and the batches are
 /// shared among the threads: so a run's games, move counts and findings are the same whatever
@@ -561,15 +575,9 @@ pub fn run_games_on(
 ) -> Result<Summary, HarnessError> {
     let plans = plan_games(games, seed, rocks)?;
     let batches: Vec<&[GamePlan]> = plans.chunks(BATCH_GAMES).collect();
-    let results = run_batches(batches.len(), jobs, &|i| run_batch(make, batches[i]));
-    let mut summary = Summary::default();
-    for r in results {
-        let s = r?;
-        summary.games += s.games;
-        summary.moves += s.moves;
-        summary.divergences.extend(s.divergences);
-    }
-    Ok(summary)
+    Summary::merged(run_batches(batches.len(), jobs, &|i| {
+        run_batch(make, batches[i])
+    }))
 }
 
 /// Runs `job(0..n)` on up to `jobs` threads, each taking the next index when free; the

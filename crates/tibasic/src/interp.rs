@@ -149,6 +149,13 @@ struct Frame {
 }
 
 impl Frame {
+    /// The byte offset of the statement this frame is at (past the end: its last one).
+    fn offset(&self) -> u32 {
+        self.lines
+            .get(self.pc)
+            .map_or_else(|| self.lines.last().map_or(0, |l| l.offset), |l| l.offset)
+    }
+
     fn new(name: &[u8], bytes: Vec<u8>) -> Frame {
         Frame {
             name: name.to_vec(),
@@ -216,11 +223,7 @@ impl Interp {
     /// Where the current statement is: program name and byte offset.
     pub fn position(&self) -> Option<(Vec<u8>, u32)> {
         let f = self.frames.last()?;
-        let offset = f
-            .lines
-            .get(f.pc)
-            .map_or_else(|| f.lines.last().map_or(0, |l| l.offset), |l| l.offset);
-        Some((f.name.clone(), offset))
+        Some((f.name.clone(), f.offset()))
     }
 
     /// The call stack, outermost first: each running program's name and the byte offset of
@@ -228,13 +231,7 @@ impl Interp {
     pub fn frames(&self) -> Vec<(Vec<u8>, u32)> {
         self.frames
             .iter()
-            .map(|f| {
-                let offset = f
-                    .lines
-                    .get(f.pc)
-                    .map_or_else(|| f.lines.last().map_or(0, |l| l.offset), |l| l.offset);
-                (f.name.clone(), offset)
-            })
+            .map(|f| (f.name.clone(), f.offset()))
             .collect()
     }
 
