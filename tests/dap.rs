@@ -712,7 +712,17 @@ fn the_vscode_extension_matches_the_adapter() {
     let dbg = &pkg["contributes"]["debuggers"][0];
     assert_eq!(dbg["type"], "ti82");
     let props = &dbg["configurationAttributes"]["launch"]["properties"];
-    for arg in ["program", "load", "rom", "stopOnEntry", "keys", "headless"] {
+    for arg in [
+        "program",
+        "load",
+        "rom",
+        "stopOnEntry",
+        "keys",
+        "headless",
+        "speed",
+        "pair",
+        "before",
+    ] {
         assert!(props.get(arg).is_some(), "launch argument {arg} missing");
     }
     let grammar = &pkg["contributes"]["grammars"][0]["path"];
@@ -892,5 +902,221 @@ fn a_ti_file_is_shown_through_its_detokenized_text() {
     let ours: Vec<&str> = text.lines().collect();
     assert_eq!(served.len(), ours.len());
     assert_eq!(served[0], ours[0]);
+    c.finish();
+}
+
+/// MANCALA as a user starts it: `programs/MANCALA.txt`, with MANBOARD run first.
+fn mancala_launch(keys: Option<&str>, pair: Value) -> (Value, PathBuf) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("programs");
+    let mancala = root.join("MANCALA.txt");
+    let mut args = json!({"program": mancala.display().to_string(),
+        "load": [root.join("MANBOARD.txt").display().to_string()],
+        "before": ["MANBOARD"], "pair": pair});
+    if let Some(k) = keys {
+        args["keys"] = json!(k);
+    }
+    (args, mancala)
+}
+
+fn top_frame(c: &mut Client, thread: i64) -> (String, i64, usize, i64) {
+    let st = c.ok("stackTrace", json!({ "threadId": thread }));
+    let frames = st["stackFrames"].as_array().unwrap().clone();
+    let top = &frames[0];
+    (
+        top["name"].as_str().unwrap().to_string(),
+        top["line"].as_i64().unwrap(),
+        frames.len(),
+        top["id"].as_i64().unwrap(),
+    )
+}
+
+fn eval_in(c: &mut Client, frame: i64, expr: &str) -> String {
+    let b = c.ok("evaluate", json!({"expression": expr, "frameId": frame}));
+    b["result"].as_str().unwrap().to_string()
+}
+
+/// A `pair` session: two calculators on the in-process cable are threads 1 and 2, each
+/// running MANCALA in CALC VS CALC (docs/mancala-programs.md, "CALC VS CALC, exactly"; the
+/// menus as MANCALA.txt writes them). Calculator A (player 1) stops at a breakpoint in its
+/// move while B polls it with `Get(L1)`; B's stack and `L1` are its own; stepping A lets B run
+/// on the cable; a data breakpoint on B's `L1` stops B when it has pulled A's move, and B
+/// then holds the board the reference engine predicts for that move.
+#[test]
+fn a_pair_session_steps_one_calculator_of_a_calc_vs_calc_game() {
+    // A: PLAYER OPTIONS, CALC VS CALC, WHO'S FIRST?, ME, MAIN MENU, PLAY (CONNECTING...);
+    // ENTER once B has the board; ENTER plays hole 1 (the arrow starts there).
+    let a_keys = "WAIT 500 READY 2 READY 2 READY 3 READY 1 READY 4 READY 1 \
+                  WAIT 6000 ENTER WAIT 3000 ENTER";
+    // B: the same with OPPONENT, a little later; PLAY starts polling A.
+    let b_keys = "WAIT 500 READY 2 READY 2 READY 3 READY 2 READY 4 READY WAIT 2000 1";
+    let (args, mancala) = mancala_launch(Some(a_keys), json!({ "keys": b_keys }));
+    let mut c = Client::start();
+    let answers = c.launch(
+        args,
+        // MANCALA.txt line 147: `L1(16)+1->L1(16)`, the mover's move counter.
+        &[(&mancala, json!([{"line": 147}]))],
+    );
+    assert_eq!(answers[0]["verified"], true, "{answers:?}");
+    let threads = c.ok("threads", json!({}));
+    let names: Vec<&str> = threads["threads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["TI-82 A", "TI-82 B"]);
+
+    let e = c.event("stopped");
+    assert_eq!(e["body"]["reason"], "breakpoint", "{e}");
+    assert_eq!(e["body"]["threadId"], 1, "A moves first: {e}");
+    assert_eq!(e["body"]["allThreadsStopped"], true);
+    let (name, line, depth, a_frame) = top_frame(&mut c, 1);
+    assert_eq!((name.as_str(), line, depth), ("prgmMANCALA", 147, 1));
+    // Hole 1's four rocks sown into holes 2-5 (L1 slots: holes 1-6, store, holes 8-13,
+    // store, turn, moves), by the reference engine.
+    let rules = mancala::Rules::ti82(4).unwrap();
+    let start = mancala::Position::new(rules);
+    let outcome = mancala::predict(rules, start.board(), mancala::Player::One, 1).unwrap();
+    let slots = |s: &[u8], turn: u8, moves: u8| {
+        let mut v: Vec<String> = s.iter().map(|x| x.to_string()).collect();
+        v.push(turn.to_string());
+        v.push(moves.to_string());
+        format!("{{{}}}", v.join(" "))
+    };
+    let start_list = slots(start.board().slots(), 1, 0);
+    let sown = slots(outcome.board.slots(), 1, 0);
+    assert_eq!(eval_in(&mut c, a_frame, "L1"), sown);
+
+    // B stands in its polling loop (MANCALA.txt lines 174-179), holding the start board.
+    let (name, line, _, b_frame) = top_frame(&mut c, 2);
+    assert_eq!(name, "prgmMANCALA");
+    assert!((174..=179).contains(&line), "B at line {line}");
+    assert_ne!(b_frame, a_frame, "frame ids name their thread");
+    assert_eq!(eval_in(&mut c, b_frame, "L1"), start_list);
+    assert_eq!(eval_in(&mut c, b_frame, "G"), "2");
+    assert_eq!(eval_in(&mut c, a_frame, "G"), "1");
+
+    // Stepping A: B is told it runs (it waits on the cable), A stops on the next line.
+    c.ok("next", json!({"threadId": 1}));
+    let cont = c.event("continued");
+    assert_eq!(cont["body"]["threadId"], 2, "{cont}");
+    let e = c.event("stopped");
+    assert_eq!(
+        (&e["body"]["reason"], &e["body"]["threadId"]),
+        (&json!("step"), &json!(1))
+    );
+    assert_eq!(top_frame(&mut c, 1).1, 148);
+
+    // A data breakpoint on B's L1 (from B's Lists scope): B stops when it has pulled the
+    // board after A's move, which it holds whole.
+    let (_, _, _, b_frame) = top_frame(&mut c, 2);
+    let scopes = c.ok("scopes", json!({ "frameId": b_frame }));
+    let lists = scopes["scopes"][1]["variablesReference"].clone();
+    let info = c.ok(
+        "dataBreakpointInfo",
+        json!({"variablesReference": lists, "name": "L1"}),
+    );
+    assert_eq!(info["dataId"], "L1@2", "{info}");
+    c.ok(
+        "setDataBreakpoints",
+        json!({"breakpoints": [{"dataId": info["dataId"]}]}),
+    );
+    c.ok(
+        "setBreakpoints",
+        json!({"source": {"path": mancala.display().to_string()},
+        "breakpoints": []}),
+    );
+    c.ok("continue", json!({"threadId": 1}));
+    let e = c.event("stopped");
+    assert_eq!(e["body"]["reason"], "data breakpoint", "{e}");
+    assert_eq!(e["body"]["threadId"], 2, "{e}");
+    let (_, _, _, b_frame) = top_frame(&mut c, 2);
+    let next = outcome
+        .next
+        .map_or(0, |p| if p == mancala::Player::One { 1 } else { 2 });
+    assert_eq!(next, 2, "no free turn from hole 1");
+    assert_eq!(
+        eval_in(&mut c, b_frame, "L1"),
+        slots(outcome.board.slots(), 2, 1)
+    );
+    c.finish();
+}
+
+/// In a pair session a pause holds both calculators (all-stop) and names the thread asked
+/// about; a request for a thread that does not exist is refused.
+#[test]
+fn a_pair_session_pauses_both_calculators() {
+    let (args, mancala) = mancala_launch(None, json!(true));
+    let mut c = Client::start();
+    c.launch(args, &[]);
+    // Both wait at MANCALA's main menu (a `Menu(`: no statement runs there) well before 5
+    // emulated seconds.
+    let end = Instant::now() + WAIT;
+    while c.ok("ti82/status", json!({"threadId": 2}))["emulatedMs"].as_f64() < Some(5000.0) {
+        assert!(Instant::now() < end, "the pair does not run");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    c.ok("pause", json!({"threadId": 2}));
+    let e = c.event("stopped");
+    assert_eq!(e["body"]["reason"], "pause", "{e}");
+    assert_eq!(e["body"]["threadId"], 2, "{e}");
+    assert_eq!(e["body"]["allThreadsStopped"], true, "{e}");
+    for thread in [1, 2] {
+        let (name, line, _, _) = top_frame(&mut c, thread);
+        assert_eq!(
+            (name.as_str(), line),
+            ("prgmMANCALA", 12),
+            "thread {thread}"
+        );
+    }
+    let r = c.request("stackTrace", json!({"threadId": 3}));
+    assert_eq!(r["success"], false, "{r}");
+    assert!(
+        r["message"].as_str().unwrap().contains("no thread 3"),
+        "{r}"
+    );
+    let r = c.request("launch", json!({"program": mancala.display().to_string()}));
+    assert_eq!(r["success"], false, "a second launch: {r}");
+    c.ok("continue", json!({"threadId": 2}));
+    c.finish();
+}
+
+/// `speed`: at `real` the calculator's clock never runs ahead of the wall clock (the
+/// TI-82's 6 MHz); a speed that is not one is refused with the accepted forms.
+#[test]
+fn speed_real_paces_emulated_time_by_the_wall_clock() {
+    let p = programs("speed", &[("SLOW", "For(I,1,60)\nEnd\nDisp I\n")]);
+    let mut c = Client::start();
+    let r = c.request(
+        "launch",
+        json!({"program": p[0].display().to_string(), "speed": "warp"}),
+    );
+    assert_eq!(r["success"], false, "{r}");
+    assert!(r["message"].as_str().unwrap().contains("turbo"), "{r}");
+    let mut c = Client::start();
+    let started = Instant::now();
+    c.launch(
+        json!({"program": p[0].display().to_string(), "speed": "real"}),
+        &[(&p[0], json!([{"line": 3}]))],
+    );
+    let before = c.ok("ti82/status", json!({}))["emulatedMs"]
+        .as_f64()
+        .unwrap();
+    let e = c.event("stopped");
+    assert_eq!(e["body"]["reason"], "breakpoint");
+    let wall = started.elapsed().as_secs_f64() * 1000.0;
+    let after = c.ok("ti82/status", json!({}))["emulatedMs"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        after - before > 200.0,
+        "the loop lasts {} emulated ms",
+        after - before
+    );
+    assert!(
+        after - before <= wall + 20.0,
+        "{} emulated ms in {wall} wall ms",
+        after - before
+    );
     c.finish();
 }

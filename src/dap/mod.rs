@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use crossbeam_channel::{Receiver, TryRecvError};
 use serde_json::{json, Value as Json};
+use ti82_machine::cable::CableEnd;
 use ti82_machine::Calc;
 use tibasic::debug::{Breakpoint, HitCondition, StepMode, StopReason, Watch};
 use tibasic::firmware::BasicFirmware;
@@ -23,7 +24,7 @@ use tibasic::value::Value;
 use tifiles::tokens::{detokenize, is_prefix, tokenize_source, Spelling};
 use tifiles::var::{VarData, Variable};
 
-use crate::script::{parse, Player};
+use crate::script::{parse, Player, Until};
 
 mod z80level;
 
@@ -36,10 +37,14 @@ pub const MAX_MESSAGE: usize = 1 << 20;
 /// The largest program file a launch reads (a TI-82 has 28 KiB of user memory; a source
 /// text is longer than its tokens, but not by this much).
 const MAX_PROGRAM_FILE: u64 = 1 << 20;
+/// The longest a `before` program may run, in emulated ms.
+const BEFORE_LIMIT_MS: u64 = 600_000;
 /// Emulated time run between two looks at the requests (10 ms).
 const SLICE_T: u64 = 60_000;
-/// The thread id of the calculator.
+/// The thread id of the calculator (of the first one in a pair session; the second is 2).
 pub(crate) const THREAD: i64 = 1;
+/// Frame ids of thread `n` start at `(n - 1) * FRAMES_PER_THREAD + 1`.
+const FRAMES_PER_THREAD: i64 = 1000;
 /// Token of a line break in a program.
 const NEWLINE: u8 = 0x3F;
 
@@ -268,13 +273,12 @@ struct Glass {
 }
 
 impl Glass {
-    fn open() -> Result<Glass, String> {
+    fn open(title: &str) -> Result<Glass, String> {
         if !crate::have_display() {
             return Err("no display".into());
         }
         let layout = crate::skin::Layout::new(crate::WINDOW_SCALE as usize);
-        let mut window =
-            crate::gui::open_window("TI-82 (debugging)", &layout).map_err(|e| e.to_string())?;
+        let mut window = crate::gui::open_window(title, &layout).map_err(|e| e.to_string())?;
         window.set_target_fps(0);
         let buf = vec![0; layout.width * layout.height];
         Ok(Glass {
@@ -315,21 +319,71 @@ impl Glass {
     }
 }
 
+/// One calculator of the session: a thread to the client. A pair session has two, joined by
+/// the wire-exact cable.
+struct Side {
+    calc: Calc,
+    /// Its key script.
+    player: Player,
+    /// Its end of the cable (pair sessions).
+    end: Option<CableEnd>,
+    /// Held where it stands by the session (all-stop: the other calculator stopped, or a
+    /// pause), without a stop of its firmware's debugger.
+    held: bool,
+    /// Its window, when not headless.
+    glass: Option<Glass>,
+    /// Its program has ended (reported once).
+    exited: bool,
+    /// Its debugger's stop has been reported to the client.
+    stop_reported: bool,
+}
+
+impl Side {
+    fn new(calc: Calc) -> Side {
+        Side {
+            calc,
+            player: Player::default(),
+            end: None,
+            held: false,
+            glass: None,
+            exited: false,
+            stop_reported: false,
+        }
+    }
+
+    /// Whether its firmware's debugger stopped it.
+    fn debug_stopped(&self) -> bool {
+        self.calc.firmware().debug_stopped()
+    }
+}
+
+/// Emulated time against wall time at a launch's `speed` (turbo: no pacing).
+struct Pace {
+    /// T-states per wall second.
+    rate: f64,
+    /// Where the pacing started: the wall instant and the emulated time then.
+    from: Option<(std::time::Instant, u64)>,
+}
+
 struct Session<W: Write> {
     out: W,
-    glass: Option<Glass>,
     seq: i64,
-    calc: Option<Calc>,
+    /// The calculators (threads 1, 2); `cur` is the one the request at hand is about.
+    sides: Vec<Side>,
+    cur: usize,
+    /// The calculator that stopped last: the one a request without a thread is about.
+    focus: usize,
     sources: Vec<Source>,
     main: Option<String>,
-    player: Player,
     stop_on_entry: bool,
+    pace: Option<Pace>,
     /// Launched and configured: the program runs.
     started: bool,
     /// A stop has been reported (and not yet resumed).
     reported: bool,
     ended: bool,
-    refs: Vec<VarRef>,
+    /// Variables references handed out since the last stop, each with its calculator.
+    refs: Vec<(usize, VarRef)>,
     next_bp: u32,
     /// Breakpoints by source key (path or reference), as last set.
     bp_sets: HashMap<String, Vec<u32>>,
@@ -369,8 +423,8 @@ impl<W: Write> Session<W> {
         &mut self,
         not: &str,
     ) -> Result<(&mut F, &mut ti82_machine::Hardware), String> {
-        let calc = self.calc.as_mut().ok_or("nothing is launched")?;
-        let (fw, hw) = calc.parts_mut();
+        let side = self.sides.get_mut(self.cur).ok_or("nothing is launched")?;
+        let (fw, hw) = side.calc.parts_mut();
         let fw = fw
             .as_any_mut()
             .downcast_mut::<F>()
@@ -386,9 +440,38 @@ impl<W: Write> Session<W> {
         self.sources.iter().find(|s| s.name == program)
     }
 
+    /// Which calculator a request is about: its `threadId`, the thread of its `frameId` or
+    /// `variablesReference`, else the one that stopped last.
+    fn select(&mut self, args: &Json) -> Result<(), String> {
+        let n = self.sides.len();
+        let side = if let Some(t) = args["threadId"].as_i64() {
+            if !(1..=n as i64).contains(&t) && n > 0 {
+                return Err(format!("there is no thread {t}"));
+            }
+            t - 1
+        } else if let Some(f) = args["frameId"].as_i64() {
+            f.saturating_sub(1).max(0) / FRAMES_PER_THREAD
+        } else if let Some(r) = args["variablesReference"].as_i64() {
+            self.refs
+                .get(r.saturating_sub(1).max(0) as usize)
+                .map_or(self.focus as i64, |(s, _)| *s as i64)
+        } else {
+            self.focus as i64
+        };
+        self.cur = usize::try_from(side)
+            .ok()
+            .filter(|&s| s < n)
+            .unwrap_or(self.focus);
+        Ok(())
+    }
+
     fn handle(&mut self, req: &Json) -> bool {
         let args = req.get("arguments").cloned().unwrap_or(Json::Null);
         let command = req["command"].as_str().unwrap_or("");
+        if let Err(e) = self.select(&args) {
+            self.respond(req, Err(e));
+            return false;
+        }
         let result = match command {
             "initialize" => ok(Some(json!({
                 "supportsConfigurationDoneRequest": true,
@@ -445,28 +528,45 @@ impl<W: Write> Session<W> {
                 let on = args["filters"]
                     .as_array()
                     .is_some_and(|f| f.iter().any(|x| x == "error"));
-                self.firmware().map(|(fw, _)| {
-                    if let Some(d) = fw.debugger() {
-                        d.break_on_error = on;
-                    }
-                    json!({})
-                })
+                self.each_debugger(|d| d.break_on_error = on)
+                    .map(|()| json!({}))
             }
-            "dataBreakpointInfo" => ok(Some(json!({
-                "dataId": args["name"].as_str().unwrap_or(""),
-                "description": format!("{} changes", args["name"].as_str().unwrap_or("")),
-                "accessTypes": ["write"],
-            }))),
+            "dataBreakpointInfo" => {
+                // In a pair session a variable of one calculator's scopes is that
+                // calculator's (`L1@2`); a bare name watches it on both.
+                let name = args["name"].as_str().unwrap_or("");
+                let (id, on) = match (self.sides.len() > 1, args["variablesReference"].as_i64()) {
+                    (true, Some(_)) => (
+                        format!("{name}@{}", self.cur + 1),
+                        format!(" on {}", self.thread_name(self.cur)),
+                    ),
+                    _ => (name.to_string(), String::new()),
+                };
+                ok(Some(json!({
+                    "dataId": id,
+                    "description": format!("{name} changes{on}"),
+                    "accessTypes": ["write"],
+                })))
+            }
             "setDataBreakpoints" => self.set_data_breakpoints(&args),
             "configurationDone" => {
                 self.started = true;
                 ok(None)
             }
-            "threads" => ok(Some(json!({"threads": [{"id": THREAD, "name": "TI-82"}]}))),
+            "threads" => {
+                let threads: Vec<Json> = (0..self.sides.len().max(1))
+                    .map(|i| json!({"id": i as i64 + 1, "name": self.thread_name(i)}))
+                    .collect();
+                ok(Some(json!({ "threads": threads })))
+            }
             // Ours: the window's status line (`stopped at MANCALA:42`), for scripts and tests.
             "ti82/status" => {
                 let text = self.status_text();
-                ok(Some(json!({ "status": text })))
+                // And the calculator's clock, in emulated ms.
+                let ms = self.sides.get(self.cur).map_or(0.0, |s| {
+                    s.calc.now() as f64 * 1000.0 / ti82_machine::CLOCK_HZ as f64
+                });
+                ok(Some(json!({ "status": text, "emulatedMs": ms })))
             }
             "stackTrace" => self.stack_trace(),
             "scopes" => self.scopes(),
@@ -484,12 +584,7 @@ impl<W: Write> Session<W> {
                 let d = self.depth();
                 self.resume(StepMode::Out(d), false)
             }
-            "pause" => self.firmware().map(|(fw, _)| {
-                if let Some(d) = fw.debugger() {
-                    d.pause = true;
-                }
-                json!({})
-            }),
+            "pause" => self.pause(),
             "disconnect" | "terminate" => {
                 self.respond(req, ok(None));
                 if !self.ended {
@@ -501,29 +596,65 @@ impl<W: Write> Session<W> {
             other => Err(format!("{other:?} is not supported by ti82 dap")),
         };
         let launched = command == "launch" && result.is_ok();
+        let succeeded = result.is_ok();
         self.respond(req, result);
         if command == "initialize" {
             self.event("initialized", json!({}));
         }
+        if succeeded && !self.z80_is() {
+            match command {
+                // A pause holds every calculator where it stands and says so at once (a
+                // program waiting at `Pause` runs no statement that could stop it).
+                "pause" => self.report_stop(self.cur, StopReason::Pause),
+                // Stepping one calculator lets the other run too, as gdb does by default:
+                // it waits on the cable as it would on a real one.
+                "next" | "stepIn" | "stepOut" => {
+                    for i in 0..self.sides.len() {
+                        if i != self.cur {
+                            self.event(
+                                "continued",
+                                json!({"threadId": i as i64 + 1,
+                                "allThreadsContinued": false}),
+                            );
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
         if launched && args["headless"].as_bool() == Some(false) {
-            match Glass::open() {
-                Ok(g) => {
-                    self.glass = Some(g);
-                    self.event(
+            for i in 0..self.sides.len() {
+                let title = match self.sides.len() {
+                    1 => "TI-82 (debugging)".to_string(),
+                    _ => format!("{} (debugging)", self.thread_name(i)),
+                };
+                match Glass::open(&title) {
+                    Ok(g) => {
+                        self.sides[i].glass = Some(g);
+                        self.event(
+                            "output",
+                            json!({"category": "console",
+                            "output": format!("{title}: the window is open\n")}),
+                        );
+                    }
+                    Err(e) => self.event(
                         "output",
                         json!({"category": "console",
-                        "output": "the calculator's window is open\n"}),
-                    );
+                        "output": format!("no window ({e}): running headless\n")}),
+                    ),
                 }
-                Err(e) => self.event(
-                    "output",
-                    json!({"category": "console",
-                    "output": format!("no window ({e}): running headless\n")}),
-                ),
             }
             self.refresh_glass();
         }
         false
+    }
+
+    /// The client's name of calculator `i`.
+    fn thread_name(&self, i: usize) -> String {
+        match self.sides.len() {
+            0 | 1 => "TI-82".into(),
+            _ => format!("TI-82 {}", (b'A' + i as u8) as char),
+        }
     }
 
     fn depth(&mut self) -> usize {
@@ -533,15 +664,43 @@ impl<W: Write> Session<W> {
     }
 
     fn launch(&mut self, args: &Json) -> Result<Json, String> {
+        if !self.sides.is_empty() {
+            return Err("this session has launched already".into());
+        }
+        self.pace = match args.get("speed") {
+            None | Some(Json::Null) => None,
+            Some(v) => {
+                let text = match v {
+                    Json::String(t) => t.clone(),
+                    other => other.to_string(),
+                };
+                let speed: crate::pacing::Speed = text.parse()?;
+                let clock = ti82_machine::CLOCK_HZ as f64;
+                match speed {
+                    crate::pacing::Speed::Turbo => None,
+                    crate::pacing::Speed::Real => Some(clock),
+                    crate::pacing::Speed::Times(n) => Some(clock * n),
+                }
+                .map(|rate| Pace { rate, from: None })
+            }
+        };
         if let Some(rom) = args.get("rom").and_then(|r| r.as_str()) {
             let image = z80level::load_image(rom)?;
             self.stop_on_entry = args["stopOnEntry"].as_bool().unwrap_or(false);
-            self.calc = Some(z80level::new_calc(image, self.stop_on_entry));
+            self.sides = vec![Side::new(z80level::new_calc(image, self.stop_on_entry))];
             return Ok(json!({}));
         }
-        if args.get("pair").is_some_and(|p| p.as_bool() == Some(true)) {
-            return Err("a pair session is not available yet: docs/debugger.md".into());
-        }
+        // `pair`: true, or an object holding the second calculator's `keys`.
+        let pair = match args.get("pair") {
+            None | Some(Json::Null) | Some(Json::Bool(false)) => None,
+            Some(Json::Bool(true)) => Some(Json::Null),
+            Some(o @ Json::Object(_)) => Some(o.clone()),
+            Some(other) => {
+                return Err(format!(
+                    "\"pair\" is true or an object such as {{\"keys\": \"...\"}}, not {other}"
+                ))
+            }
+        };
         let program = args["program"]
             .as_str()
             .ok_or("launch needs \"program\": a .txt, .82p or .82g file")?;
@@ -559,30 +718,67 @@ impl<W: Write> Session<W> {
             self.sources.extend(sources);
             vars.extend(more);
         }
-
         let main = self
             .main
             .clone()
             .ok_or_else(|| format!("{program}: holds no program"))?;
-        let mut calc = Calc::new(BasicFirmware::new());
-        tibasic::firmware::install(calc.ram_mut(), &vars)
-            .map_err(|e| format!("the programs do not fit in memory: {e}"))?;
-        // Let the calculator come up at the home screen before the program starts.
-        calc.run_for(SLICE_T * 10);
-        self.calc = Some(calc);
+        // `before`: programs run to their end first, as a user starts MANBOARD before MANCALA.
+        let mut before = Vec::new();
+        for b in args["before"].as_array().cloned().unwrap_or_default() {
+            let name = b.as_str().unwrap_or("").to_string();
+            if !self.sources.iter().any(|s| s.display == name) {
+                return Err(format!(
+                    "before: {b} is not one of the launched programs ({})",
+                    self.sources
+                        .iter()
+                        .map(|s| s.display.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            before.push(name);
+        }
         self.stop_on_entry = args["stopOnEntry"].as_bool().unwrap_or(false);
-        let (fw, _) = self.firmware()?;
-        fw.attach_debugger();
-        if let Some(d) = fw.debugger() {
-            d.break_on_error = true;
-            if args["stopOnEntry"].as_bool().unwrap_or(false) {
-                d.mode = StepMode::Entry;
+        let mut scripts = vec![args["keys"].as_str()];
+        if let Some(p) = &pair {
+            scripts.push(p["keys"].as_str());
+        }
+        for keys in scripts {
+            let mut calc = Calc::new(BasicFirmware::new());
+            tibasic::firmware::install(calc.ram_mut(), &vars)
+                .map_err(|e| format!("the programs do not fit in memory: {e}"))?;
+            // Let the calculator come up at the home screen before the program starts.
+            calc.run_for(SLICE_T * 10);
+            let mut side = Side::new(calc);
+            for name in &before {
+                side.player.push_run(name);
+                side.player.push_until(Until::ProgramDone, BEFORE_LIMIT_MS);
+            }
+            side.player.push_run(&main);
+            if let Some(keys) = keys {
+                let steps = parse(keys).map_err(|e| format!("keys: {e}"))?;
+                side.player.push(&steps);
+            }
+            self.sides.push(side);
+            self.cur = self.sides.len() - 1;
+            let entry = self.stop_on_entry;
+            let (fw, _) = self.firmware()?;
+            fw.attach_debugger();
+            if let Some(d) = fw.debugger() {
+                d.break_on_error = true;
+                if entry {
+                    d.mode = StepMode::Entry;
+                }
             }
         }
-        self.player.push_run(&main);
-        if let Some(keys) = args["keys"].as_str() {
-            let steps = parse(keys).map_err(|e| format!("keys: {e}"))?;
-            self.player.push(&steps);
+        self.cur = 0;
+        if let [a, b] = self.sides.as_mut_slice() {
+            // The in-process cable of two windows (docs/link.md): wire-exact, so the two
+            // calculators keep in step in emulated time whatever the debugger does.
+            let (ta, tb) = ti82_machine::cable::channel_pair();
+            let latency = ti82_machine::cable::DEFAULT_LATENCY;
+            a.end = Some(CableEnd::plug(&a.calc, Box::new(ta), latency));
+            b.end = Some(CableEnd::plug(&b.calc, Box::new(tb), latency));
         }
         Ok(json!({}))
     }
@@ -650,16 +846,16 @@ impl<W: Write> Session<W> {
         }
         let ids: Vec<u32> = new_bps.iter().map(|b| b.id).collect();
         self.bp_sets.insert(key, ids);
-        let (fw, _) = self.firmware()?;
-        if let Some(d) = fw.debugger() {
+        // A source's breakpoints are every calculator's (both run the same programs).
+        self.each_debugger(|d| {
             d.breakpoints.retain(|b| !old.contains(&b.id));
-            d.breakpoints.extend(new_bps);
-        }
+            d.breakpoints.extend(new_bps.iter().cloned());
+        })?;
         Ok(json!({ "breakpoints": answers }))
     }
 
     fn set_data_breakpoints(&mut self, args: &Json) -> Result<Json, String> {
-        let names: Vec<String> = args["breakpoints"]
+        let ids: Vec<String> = args["breakpoints"]
             .as_array()
             .map(|a| {
                 a.iter()
@@ -667,27 +863,68 @@ impl<W: Write> Session<W> {
                     .collect()
             })
             .unwrap_or_default();
-        let (fw, hw) = self.firmware()?;
-        let mut watches = Vec::new();
         let mut answers = Vec::new();
-        for name in names {
-            let last = fw.evaluate(hw, &name).ok().map(|v| fw.show_value(&v));
+        let mut watches = vec![Vec::new(); self.sides.len()];
+        for id in ids {
+            // `L1@2`: calculator 2's `L1` only (pair sessions); `L1`: every calculator's.
+            let (name, only) = match id.rsplit_once('@') {
+                Some((n, t)) => match t.parse::<usize>() {
+                    Ok(t) if (1..=self.sides.len()).contains(&t) => (n.to_string(), Some(t - 1)),
+                    _ => {
+                        answers.push(json!({"verified": false,
+                            "message": format!("{id:?}: there is no thread {t}")}));
+                        continue;
+                    }
+                },
+                None => (id.clone(), None),
+            };
+            for (i, list) in watches.iter_mut().enumerate() {
+                if only.is_some_and(|o| o != i) {
+                    continue;
+                }
+                self.cur = i;
+                let (fw, hw) = self.firmware()?;
+                let last = fw.evaluate(hw, &name).ok().map(|v| fw.show_value(&v));
+                list.push(Watch {
+                    name: name.clone(),
+                    last,
+                });
+            }
             answers.push(json!({"verified": true, "description": format!("{name} changes")}));
-            watches.push(Watch { name, last });
         }
-        if let Some(d) = fw.debugger() {
-            d.watches = watches;
+        for (i, list) in watches.into_iter().enumerate() {
+            self.cur = i;
+            if let Some(d) = self.firmware()?.0.debugger() {
+                d.watches = list;
+            }
         }
         Ok(json!({ "breakpoints": answers }))
+    }
+
+    /// Runs `f` on the debugger of every calculator.
+    fn each_debugger(
+        &mut self,
+        mut f: impl FnMut(&mut tibasic::debug::Debug),
+    ) -> Result<(), String> {
+        let cur = self.cur;
+        for i in 0..self.sides.len() {
+            self.cur = i;
+            if let Some(d) = self.firmware()?.0.debugger() {
+                f(d);
+            }
+        }
+        self.cur = cur;
+        Ok(())
     }
 
     fn stack_trace(&mut self) -> Result<Json, String> {
         let (fw, _) = self.firmware()?;
         let frames = fw.call_stack();
+        let first = self.cur as i64 * FRAMES_PER_THREAD + 1;
         let mut out = Vec::new();
-        for (i, (program, offset)) in frames.iter().enumerate() {
+        for (i, (program, offset)) in frames.iter().take(FRAMES_PER_THREAD as usize).enumerate() {
             let name = detokenize(program, Spelling::Ascii);
-            let mut f = json!({"id": i as i64 + 1, "name": format!("prgm{name}"),
+            let mut f = json!({"id": first + i as i64, "name": format!("prgm{name}"),
                 "line": 0, "column": 0});
             if let Some(s) = self.source_of(program) {
                 let (line, col) = s.position(*offset);
@@ -702,26 +939,50 @@ impl<W: Write> Session<W> {
     }
 
     fn scopes(&mut self) -> Result<Json, String> {
-        self.refs = vec![
-            VarRef::Reals,
-            VarRef::Lists,
-            VarRef::Matrices,
-            VarRef::Equations,
-            VarRef::Tokens(0x63),
-            VarRef::Tokens(0x62),
+        // The references stay valid until the calculators run again; a calculator's scopes
+        // are handed out once per stop.
+        let first = match self
+            .refs
+            .iter()
+            .position(|(s, r)| *s == self.cur && matches!(r, VarRef::Reals))
+        {
+            Some(i) => i as i64 + 1,
+            None => {
+                let first = self.refs.len() as i64 + 1;
+                for r in [
+                    VarRef::Reals,
+                    VarRef::Lists,
+                    VarRef::Matrices,
+                    VarRef::Equations,
+                    VarRef::Tokens(0x63),
+                    VarRef::Tokens(0x62),
+                ] {
+                    self.new_ref(r);
+                }
+                first
+            }
+        };
+        let names = [
+            "Reals",
+            "Lists",
+            "Matrices",
+            "Y-variables",
+            "Window",
+            "Statistics",
         ];
-        Ok(json!({"scopes": [
-            {"name": "Reals", "variablesReference": 1, "expensive": false},
-            {"name": "Lists", "variablesReference": 2, "expensive": false},
-            {"name": "Matrices", "variablesReference": 3, "expensive": false},
-            {"name": "Y-variables", "variablesReference": 4, "expensive": false},
-            {"name": "Window", "variablesReference": 5, "expensive": false},
-            {"name": "Statistics", "variablesReference": 6, "expensive": false},
-        ]}))
+        let scopes: Vec<Json> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                json!({"name": n, "variablesReference": first + i as i64,
+                "expensive": false})
+            })
+            .collect();
+        Ok(json!({ "scopes": scopes }))
     }
 
     fn new_ref(&mut self, r: VarRef) -> i64 {
-        self.refs.push(r);
+        self.refs.push((self.cur, r));
         self.refs.len() as i64
     }
 
@@ -729,8 +990,8 @@ impl<W: Write> Session<W> {
         let r = args["variablesReference"].as_i64().unwrap_or(0);
         let which = self
             .refs
-            .get((r - 1).max(0) as usize)
-            .cloned()
+            .get(r.saturating_sub(1).max(0) as usize)
+            .map(|(_, r)| r.clone())
             .ok_or("no such variables reference")?;
         let mut vars = Vec::new();
         match which {
@@ -779,7 +1040,7 @@ impl<W: Write> Session<W> {
                 }
             }
             VarRef::Equations => {
-                let calc = self.calc.as_ref().ok_or("nothing is launched")?;
+                let calc = &self.sides.get(self.cur).ok_or("nothing is launched")?.calc;
                 for i in 0..10u8 {
                     // Y₁…Y₉ then Y₀: second bytes 10h-19h.
                     if let Some((tokens, on)) = tibasic::os::equation_in(calc.ram(), 0x10 + i) {
@@ -849,8 +1110,8 @@ impl<W: Write> Session<W> {
         let r = args["variablesReference"].as_i64().unwrap_or(0);
         let name = args["name"].as_str().ok_or("setVariable needs a name")?;
         let value = args["value"].as_str().ok_or("setVariable needs a value")?;
-        let target = match self.refs.get((r - 1).max(0) as usize) {
-            Some(VarRef::List(k)) => format!("L{k}({name})"),
+        let target = match self.refs.get(r.saturating_sub(1).max(0) as usize) {
+            Some((_, VarRef::List(k))) => format!("L{k}({name})"),
             _ => name.to_string(),
         };
         let (fw, hw) = self.firmware()?;
@@ -871,17 +1132,92 @@ impl<W: Write> Session<W> {
         Ok(json!({"content": detokenize(&s.tokens, Spelling::Ascii)}))
     }
 
+    /// Goes on from a stop: the calculator asked about in `mode`, every other one running
+    /// (all-stop, as gdb by default: stepping one calculator lets the other run, so it waits
+    /// on the cable as it would on a real one). A calculator whose own stop was never
+    /// reported stays stopped and is reported next.
     fn resume(&mut self, mode: StepMode, all: bool) -> Result<Json, String> {
-        let (fw, _) = self.firmware()?;
-        if let Some(d) = fw.debugger() {
-            d.resume(mode);
+        let cur = self.cur;
+        for i in 0..self.sides.len() {
+            let unreported = self.sides[i].debug_stopped() && !self.sides[i].stop_reported;
+            if i != cur && unreported {
+                continue;
+            }
+            self.sides[i].held = false;
+            self.sides[i].stop_reported = false;
+            self.cur = i;
+            let (fw, _) = self.firmware()?;
+            if let Some(d) = fw.debugger() {
+                let mode = if i == cur { mode } else { StepMode::Run };
+                if d.stopped.is_some() || i == cur {
+                    d.resume(mode);
+                } else {
+                    d.mode = mode;
+                    d.pause = false;
+                }
+            }
         }
+        self.cur = cur;
+        self.refs.clear();
         self.reported = false;
+        if let Some(p) = &mut self.pace {
+            p.from = None;
+        }
         Ok(if all {
             json!({"allThreadsContinued": true})
         } else {
             json!({})
         })
+    }
+
+    /// Holds every calculator where it stands (a pause).
+    fn pause(&mut self) -> Result<Json, String> {
+        if self.sides.is_empty() {
+            return Err("nothing is launched".into());
+        }
+        for side in &mut self.sides {
+            side.held = true;
+        }
+        Ok(json!({}))
+    }
+
+    /// Reports calculator `i`'s stop (once), holding the others where they stand.
+    fn report_stop(&mut self, i: usize, reason: StopReason) {
+        if self.reported {
+            return;
+        }
+        self.reported = true;
+        self.focus = i;
+        self.refs.clear();
+        for side in &mut self.sides {
+            if !side.debug_stopped() {
+                side.held = true;
+            }
+        }
+        if let Some(side) = self.sides.get_mut(i) {
+            side.stop_reported = true;
+        }
+        self.refresh_glass();
+        let (kind, text) = match &reason {
+            StopReason::Entry => ("entry", None),
+            StopReason::Step => ("step", None),
+            StopReason::Pause => ("pause", None),
+            StopReason::Breakpoint(_) => ("breakpoint", None),
+            StopReason::Data { name, old, new } => {
+                ("data breakpoint", Some(format!("{name}: {old} → {new}")))
+            }
+            StopReason::Error(e) => ("exception", Some(e.clone())),
+        };
+        let mut body = json!({"reason": kind, "threadId": i as i64 + 1,
+            "allThreadsStopped": true});
+        if let StopReason::Breakpoint(ids) = &reason {
+            body["hitBreakpointIds"] = json!(ids);
+        }
+        if let Some(t) = text {
+            body["description"] = json!(t);
+            body["text"] = json!(t);
+        }
+        self.event("stopped", body);
     }
 
     fn z80_resume(&mut self, mode: Result<Z80Step, String>, all: bool) -> Result<Json, String> {
@@ -895,11 +1231,11 @@ impl<W: Write> Session<W> {
         })
     }
 
-    /// Runs the calculator one slice (keys due first); reports output, stops and the end.
+    /// Runs the calculators one slice (keys due first); reports output, stops and the end.
     fn run_slice(&mut self) -> Result<(), String> {
         if self.z80_is() {
-            if let Some(calc) = self.calc.as_mut() {
-                calc.run_for(SLICE_T);
+            if let Some(side) = self.sides.first_mut() {
+                side.calc.run_for(SLICE_T);
             }
             let stop = self.z80_debug()?.stopped.clone();
             if let Some(stop) = stop {
@@ -911,62 +1247,89 @@ impl<W: Write> Session<W> {
             }
             return Ok(());
         }
-        let Some(calc) = self.calc.as_mut() else {
-            return Ok(());
-        };
-        self.player.apply(calc).map_err(|e| format!("{e:#}"))?;
-        let now = calc.now();
-        let t = match self.player.is_idle(now) {
-            true => SLICE_T,
-            false => self.player.busy_until.saturating_sub(now).clamp(1, SLICE_T),
-        };
-        calc.run_for(t);
-        let (fw, _) = self.firmware()?;
-        let output = fw.debugger().map(|d| std::mem::take(&mut d.output));
-        let stop = fw.debugger().and_then(|d| d.stopped.clone());
-        let running = fw.program_running();
-        let idle = self
-            .player
-            .is_idle(self.calc.as_ref().map_or(0, |c| c.now()));
-        for line in output.unwrap_or_default() {
-            self.event("output", json!({"category": "console", "output": line}));
-        }
-        if let Some(reason) = stop {
-            if !self.reported {
-                self.reported = true;
-                self.refresh_glass();
-                let (kind, text) = match &reason {
-                    StopReason::Entry => ("entry", None),
-                    StopReason::Step => ("step", None),
-                    StopReason::Pause => ("pause", None),
-                    StopReason::Breakpoint(_) => ("breakpoint", None),
-                    StopReason::Data { name, old, new } => {
-                        ("data breakpoint", Some(format!("{name}: {old} → {new}")))
-                    }
-                    StopReason::Error(e) => ("exception", Some(e.clone())),
-                };
-                let mut body = json!({"reason": kind, "threadId": THREAD,
-                    "allThreadsStopped": true});
-                if let StopReason::Breakpoint(ids) = &reason {
-                    body["hitBreakpointIds"] = json!(ids);
-                }
-                if let Some(t) = text {
-                    body["description"] = json!(t);
-                    body["text"] = json!(t);
-                }
-                self.event("stopped", body);
+        let mut t = SLICE_T;
+        for side in &mut self.sides {
+            side.player
+                .apply(&mut side.calc)
+                .map_err(|e| format!("{e:#}"))?;
+            let now = side.calc.now();
+            if !side.player.is_idle(now) {
+                t = t.min(side.player.busy_until.saturating_sub(now).clamp(1, SLICE_T));
             }
-        } else if !running && idle && !self.ended {
-            self.ended = true;
-            self.event("exited", json!({"exitCode": 0}));
-            self.event("terminated", json!({}));
+        }
+        match self.sides.as_mut_slice() {
+            [one] => one.calc.run_for(t),
+            [a, b] => run_linked(a, b, t),
+            _ => {}
+        }
+        let mut stop = None;
+        let mut ended = Vec::new();
+        for i in 0..self.sides.len() {
+            self.cur = i;
+            let (fw, _) = self.firmware()?;
+            let output = fw.debugger().map(|d| std::mem::take(&mut d.output));
+            let stopped = fw.debugger().and_then(|d| d.stopped.clone());
+            let running = fw.program_running();
+            let side = &self.sides[i];
+            ended.push(!running && side.player.is_idle(side.calc.now()));
+            let prefix = match self.sides.len() {
+                1 => String::new(),
+                _ => format!("{}: ", self.thread_name(i)),
+            };
+            for line in output.unwrap_or_default() {
+                self.event(
+                    "output",
+                    json!({"category": "console", "output": format!("{prefix}{line}")}),
+                );
+            }
+            if stop.is_none() && !self.sides[i].stop_reported {
+                stop = stopped.map(|r| (i, r));
+            }
+        }
+        self.cur = self.focus;
+        if let Some((i, reason)) = stop {
+            self.report_stop(i, reason);
+            return Ok(());
+        }
+        if ended.iter().all(|&e| e) {
+            if !self.ended {
+                self.ended = true;
+                self.event("exited", json!({"exitCode": 0}));
+                self.event("terminated", json!({}));
+            }
+        } else if self.sides.len() > 1 {
+            // One calculator of a pair is done while the other runs on: its thread exits.
+            for (i, &e) in ended.iter().enumerate() {
+                if e && !self.sides[i].exited {
+                    self.sides[i].exited = true;
+                    self.event(
+                        "thread",
+                        json!({"reason": "exited", "threadId": i as i64 + 1}),
+                    );
+                }
+            }
         }
         Ok(())
     }
 
+    /// How long to wait before the next slice at a paced `speed` (none when it is due).
+    fn pace_wait(&mut self) -> Option<std::time::Duration> {
+        let now = self.sides.first()?.calc.now();
+        let p = self.pace.as_mut()?;
+        let (wall, t0) = *p.from.get_or_insert((std::time::Instant::now(), now));
+        let allowed = t0 as f64 + wall.elapsed().as_secs_f64() * p.rate;
+        let ahead = now as f64 - allowed;
+        (ahead > 0.0).then(|| {
+            std::time::Duration::from_secs_f64(ahead / p.rate).clamp(
+                std::time::Duration::from_millis(1),
+                std::time::Duration::from_millis(16),
+            )
+        })
+    }
+
     /// Where execution stands, for the window's status line: `stopped at MANCALA:42`.
     fn status_text(&mut self) -> String {
-        if self.ended {
+        if self.ended || self.sides.get(self.cur).is_some_and(|s| s.exited) {
             return "program ended".into();
         }
         if !self.stopped() {
@@ -994,32 +1357,82 @@ impl<W: Write> Session<W> {
     /// Shows the glass and the status in the window, if there is one (while the program
     /// runs, at most 60 times a second).
     fn refresh_glass(&mut self) {
-        let Some(g) = &self.glass else {
-            return;
-        };
-        let due = g.at.elapsed() >= std::time::Duration::from_millis(16);
-        if !due && self.started && !self.ended && !self.stopped() {
-            return;
-        }
-        let status = self.status_text();
-        let Some(screen) = self.calc.as_ref().map(|c| c.lcd()) else {
-            return;
-        };
-        if let Some(g) = &mut self.glass {
-            if !g.show(screen, status) {
-                self.glass = None;
+        let cur = self.cur;
+        let stopped = self.stopped();
+        for i in 0..self.sides.len() {
+            let Some(g) = &self.sides[i].glass else {
+                continue;
+            };
+            let due = g.at.elapsed() >= std::time::Duration::from_millis(16);
+            if !due && self.started && !self.ended && !stopped {
+                continue;
+            }
+            self.cur = i;
+            let status = self.status_text();
+            let side = &mut self.sides[i];
+            let screen = side.calc.lcd();
+            if let Some(g) = &mut side.glass {
+                if !g.show(screen, status) {
+                    side.glass = None;
+                }
             }
         }
+        self.cur = cur;
     }
 
+    /// Whether the session stands stopped (every calculator held or stopped).
     fn stopped(&mut self) -> bool {
         if let Ok(d) = self.z80_debug() {
             return d.stopped.is_some();
         }
-        self.firmware()
-            .ok()
-            .and_then(|(fw, _)| fw.debugger().map(|d| d.stopped.is_some()))
-            .unwrap_or(false)
+        self.sides.iter().any(|s| s.held || s.debug_stopped())
+    }
+
+    fn has_glass(&self) -> bool {
+        self.sides.iter().any(|s| s.glass.is_some())
+    }
+}
+
+/// Runs the two calculators of a pair `t` T-states each on their cable, until either one's
+/// debugger stops it (the other then stands where the cable let it run: within the wire's
+/// delay of the stopped one).
+fn run_linked(a: &mut Side, b: &mut Side, t: u64) {
+    let (ta, tb) = (a.calc.now() + t, b.calc.now() + t);
+    let (Some(ea), Some(eb)) = (a.end.as_mut(), b.end.as_mut()) else {
+        a.calc.run_for(t);
+        b.calc.run_for(t);
+        return;
+    };
+    // Bounded: each round moves at least one calculator (or ends the slice).
+    for _ in 0..1_000_000 {
+        if a.calc.firmware().debug_stopped() || b.calc.firmware().debug_stopped() {
+            return;
+        }
+        let (a_done, b_done) = (a.calc.now() >= ta, b.calc.now() >= tb);
+        if a_done && b_done {
+            return;
+        }
+        let before = (a.calc.now(), b.calc.now());
+        if !a_done {
+            ea.advance(&mut a.calc, ta, false);
+        }
+        if !b_done {
+            eb.advance(&mut b.calc, tb, false);
+        }
+        if (a.calc.now(), b.calc.now()) == before {
+            // One has reached its target and the other waits on it: the finished one runs
+            // on towards the other's target (as `cable::run_pair_ends`).
+            if a_done {
+                let to = tb.max(a.calc.now() + 1);
+                ea.advance(&mut a.calc, to, false);
+            } else if b_done {
+                let to = ta.max(b.calc.now() + 1);
+                eb.advance(&mut b.calc, to, false);
+            }
+            if (a.calc.now(), b.calc.now()) == before {
+                return;
+            }
+        }
     }
 }
 
@@ -1028,13 +1441,14 @@ pub fn run(input: impl Read + Send + 'static, output: impl Write) -> Result<()> 
     let rx = reader(input);
     let mut s = Session {
         out: output,
-        glass: None,
         seq: 0,
-        calc: None,
+        sides: Vec::new(),
+        cur: 0,
+        focus: 0,
         sources: Vec::new(),
         main: None,
-        player: Player::default(),
         stop_on_entry: false,
+        pace: None,
         started: false,
         reported: false,
         ended: false,
@@ -1044,13 +1458,24 @@ pub fn run(input: impl Read + Send + 'static, output: impl Write) -> Result<()> 
     };
     loop {
         let runs = s.started && !s.ended && !s.stopped();
-        let incoming = if runs {
+        let paced = if runs { s.pace_wait() } else { None };
+        let incoming = if let Some(wait) = paced {
+            // Ahead of the wall clock at a paced speed: wait for it, or for a request.
+            match rx.recv_timeout(wait) {
+                Ok(m) => Some(m),
+                Err(crossbeam_channel::RecvTimeoutError::Timeout) => {
+                    s.refresh_glass();
+                    continue;
+                }
+                Err(crossbeam_channel::RecvTimeoutError::Disconnected) => Some(Incoming::End),
+            }
+        } else if runs {
             match rx.try_recv() {
                 Ok(m) => Some(m),
                 Err(TryRecvError::Empty) => None,
                 Err(TryRecvError::Disconnected) => Some(Incoming::End),
             }
-        } else if s.glass.is_some() {
+        } else if s.has_glass() {
             // The window needs looking after while nothing runs.
             match rx.recv_timeout(std::time::Duration::from_millis(16)) {
                 Ok(m) => Some(m),
