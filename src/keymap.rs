@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::script::{self, Button, Step};
+use crate::script::{self, Button, Step, ALPHA_LETTERS};
 
 /// Something the front end does rather than the calculator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -266,41 +266,6 @@ pub const DEFAULT_KEYS: &[(&str, &str)] = &[
     ("V", "VARS"),
     ("D", "STAT"),
     ("X", "X,T,θ"),
-];
-
-/// The TI-82 key that carries each ALPHA letter (as printed above the keys).
-pub const ALPHA_LETTERS: &[(char, &str)] = &[
-    ('A', "MATH"),
-    ('B', "MATRX"),
-    ('C', "PRGM"),
-    ('D', "x⁻¹"),
-    ('E', "SIN"),
-    ('F', "COS"),
-    ('G', "TAN"),
-    ('H', "^"),
-    ('I', "x²"),
-    ('J', ","),
-    ('K', "("),
-    ('L', ")"),
-    ('M', "÷"),
-    ('N', "LOG"),
-    ('O', "7"),
-    ('P', "8"),
-    ('Q', "9"),
-    ('R', "×"),
-    ('S', "LN"),
-    ('T', "4"),
-    ('U', "5"),
-    ('V', "6"),
-    ('W', "−"),
-    ('X', "STO▸"),
-    ('Y', "1"),
-    ('Z', "2"),
-    ('θ', "3"),
-    ('"', "+"),
-    (' ', "0"),
-    (':', "."),
-    ('?', "(−)"),
 ];
 
 /// Default typed-character bindings (terminal): character → key script. Lower-case letters

@@ -312,6 +312,41 @@ const SECOND_FUNCTIONS: &[(&str, Button)] = &[
 /// The words a script knows besides the key names (for the nearest-word hint).
 const SCRIPT_WORDS: &[&str] = &["WAIT", "HOLD", "RELEASE", "READY", "DONE", "HALTED"];
 
+/// The TI-82 key that carries each ALPHA letter (as printed above the keys).
+pub const ALPHA_LETTERS: &[(char, &str)] = &[
+    ('A', "MATH"),
+    ('B', "MATRX"),
+    ('C', "PRGM"),
+    ('D', "x⁻¹"),
+    ('E', "SIN"),
+    ('F', "COS"),
+    ('G', "TAN"),
+    ('H', "^"),
+    ('I', "x²"),
+    ('J', ","),
+    ('K', "("),
+    ('L', ")"),
+    ('M', "÷"),
+    ('N', "LOG"),
+    ('O', "7"),
+    ('P', "8"),
+    ('Q', "9"),
+    ('R', "×"),
+    ('S', "LN"),
+    ('T', "4"),
+    ('U', "5"),
+    ('V', "6"),
+    ('W', "−"),
+    ('X', "STO▸"),
+    ('Y', "1"),
+    ('Z', "2"),
+    ('θ', "3"),
+    ('"', "+"),
+    (' ', "0"),
+    (':', "."),
+    ('?', "(−)"),
+];
+
 /// The key a second function `name` (case-insensitive) is on.
 pub fn second_function(name: &str) -> Option<Button> {
     let n = name.trim();
@@ -326,7 +361,7 @@ pub fn second_function(name: &str) -> Option<Button> {
 fn char_keys(c: char) -> Option<Vec<Button>> {
     let key = |k| Some(vec![Button::Key(k)]);
     let up = c.to_uppercase().next().unwrap_or(c);
-    if let Some(&(_, name)) = crate::keymap::ALPHA_LETTERS.iter().find(|(l, _)| *l == up) {
+    if let Some(&(_, name)) = ALPHA_LETTERS.iter().find(|(l, _)| *l == up) {
         return Some(vec![Button::Key(Key::Alpha), Button::from_name(name)?]);
     }
     match c {

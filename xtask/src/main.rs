@@ -19,6 +19,7 @@ mod cpm;
 mod fuse;
 mod fuzz;
 mod machine_parts;
+mod modules;
 mod programs;
 mod suite;
 #[path = "z80work.rs"]
@@ -78,6 +79,15 @@ enum Command {
     BenchIdleLink,
     /// What an attached debugger costs: TI-BASIC and Z80 speed against detached.
     BenchDebugger,
+    /// The module graph of every crate, read from the sources: its cycles (docs/layout.md).
+    Modules {
+        /// Fail when a cycle remains.
+        #[arg(long)]
+        check: bool,
+        /// Also list the files over 800 lines.
+        #[arg(long)]
+        files: bool,
+    },
     /// CPU time of the window at rest (MANCALA's main menu, real speed).
     BenchIdleWindow,
     /// Benchmark the exact MANCALA solver: nodes per second and the largest board solved.
@@ -157,6 +167,7 @@ fn main() -> Result<()> {
         Command::BenchLink => bench_link::run(),
         Command::BenchIdleLink => bench_idle::run(),
         Command::BenchDebugger => bench_debugger::run(),
+        Command::Modules { check, files } => modules::run(check, files),
         Command::BenchIdleWindow => bench_idle_window::run(),
         Command::BenchSolver {
             boards,

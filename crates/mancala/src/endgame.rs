@@ -12,8 +12,7 @@
 //! first, then the tuples of equal total in lexicographic order.
 
 use crate::board::Player;
-use crate::engine::child;
-use crate::game::Position;
+use crate::game::{child, Position};
 use crate::rules::Rules;
 
 /// Entries are stored as `value + OFFSET`, never 0 (values are within ±`MAX_TABLE_ROCKS`).
@@ -275,7 +274,7 @@ mod tests {
                     continue;
                 };
                 let margin = brute_force(&pos, 20_000_000).expect("small enough");
-                let stores = crate::engine::store_diff(&pos, pos.to_move());
+                let stores = crate::game::store_diff(&pos, pos.to_move());
                 assert_eq!(stores + v, margin, "{rules:?} {:?}", pos.board().slots());
                 checked += 1;
             }

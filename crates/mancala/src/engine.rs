@@ -12,7 +12,7 @@ use std::str::FromStr;
 
 use crate::board::Player;
 use crate::endgame::{EndgameTable, Lookup};
-use crate::game::{GameError, Position};
+use crate::game::{child, store_diff, GameError, Position};
 use crate::rng::XorShift;
 use crate::rules::{Rules, RulesError, MAX_HOUSES};
 
@@ -59,12 +59,6 @@ pub(crate) struct Searcher {
     /// Exact values of the positions with few rocks in play (none when `endgame_entries` is 0).
     endgame: Option<EndgameTable>,
     endgame_entries: u64,
-}
-
-/// The store difference for `player`.
-pub(crate) fn store_diff(pos: &Position, player: Player) -> i32 {
-    let b = pos.board();
-    i32::from(b.store(player)) - i32::from(b.store(player.other()))
 }
 
 /// Rocks left in the houses.
@@ -120,19 +114,6 @@ fn ordered_moves(pos: &Position, first: u8) -> ([u8; MAX_HOUSES as usize], usize
         *m = *k;
     }
     (moves, n)
-}
-
-/// Plays `house` on a copy; returns the child, the mover's gain and whether the game ended.
-pub(crate) fn child(pos: &Position, house: u8) -> (Position, i32, bool) {
-    let mover = pos.to_move();
-    let before = store_diff(pos, mover);
-    let mut next = *pos;
-    let applied = next.apply(house, &mut |_| {});
-    (
-        next,
-        store_diff(&next, mover) - before,
-        applied.end.is_some(),
-    )
 }
 
 impl Searcher {

@@ -456,3 +456,25 @@ impl fmt::Display for Position {
         }
     }
 }
+
+// Search helpers shared by the engine, the endgame tables and the solver (here, below all
+// three, so none of them imports another for them).
+
+/// The store difference for `player`.
+pub(crate) fn store_diff(pos: &Position, player: Player) -> i32 {
+    let b = pos.board();
+    i32::from(b.store(player)) - i32::from(b.store(player.other()))
+}
+
+/// Plays `house` on a copy; returns the child, the mover's gain and whether the game ended.
+pub(crate) fn child(pos: &Position, house: u8) -> (Position, i32, bool) {
+    let mover = pos.to_move();
+    let before = store_diff(pos, mover);
+    let mut next = *pos;
+    let applied = next.apply(house, &mut |_| {});
+    (
+        next,
+        store_diff(&next, mover) - before,
+        applied.end.is_some(),
+    )
+}

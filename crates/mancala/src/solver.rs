@@ -3,8 +3,9 @@
 use std::fmt;
 
 use crate::board::Player;
-use crate::engine::{child, store_diff, Searcher, DEFAULT_ENDGAME_BYTES, EXACT, SOLVE_DEPTHS};
+use crate::engine::{Searcher, DEFAULT_ENDGAME_BYTES, EXACT, SOLVE_DEPTHS};
 use crate::game::Position;
+use crate::game::{child, store_diff};
 
 /// A game-theoretic value for the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
