@@ -1046,9 +1046,33 @@ fn a_pair_session_steps_one_calculator_of_a_calc_vs_calc_game() {
 /// about; a request for a thread that does not exist is refused.
 #[test]
 fn a_pair_session_pauses_both_calculators() {
-    let (args, mancala) = mancala_launch(None, json!(true));
+    let (mut args, mancala) = mancala_launch(None, json!(true));
+    args["headless"] = json!(false);
     let mut c = Client::start();
     c.launch(args, &[]);
+    // A window per calculator where there is a display.
+    let shown: Vec<String> = (0..2)
+        .map(|_| {
+            c.event("output")["body"]["output"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    if std::env::var_os("DISPLAY").is_some_and(|d| !d.is_empty()) {
+        assert_eq!(
+            shown,
+            [
+                "TI-82 A: the window is open\n",
+                "TI-82 B: the window is open\n"
+            ]
+        );
+    } else {
+        assert!(
+            shown.iter().all(|t| t.starts_with("no window")),
+            "{shown:?}"
+        );
+    }
     // Both wait at MANCALA's main menu (a `Menu(`: no statement runs there) well before 5
     // emulated seconds.
     let end = Instant::now() + WAIT;
@@ -1068,6 +1092,8 @@ fn a_pair_session_pauses_both_calculators() {
             ("prgmMANCALA", 12),
             "thread {thread}"
         );
+        let status = c.ok("ti82/status", json!({ "threadId": thread }));
+        assert_eq!(status["status"], "stopped at MANCALA:12", "thread {thread}");
     }
     let r = c.request("stackTrace", json!({"threadId": 3}));
     assert_eq!(r["success"], false, "{r}");

@@ -323,7 +323,10 @@ impl<W: Write> Session<W> {
                         self.event(
                             "output",
                             json!({"category": "console",
-                            "output": format!("{title}: the window is open\n")}),
+                            "output": match self.sides.len() {
+                                1 => "the calculator's window is open\n".to_string(),
+                                _ => format!("{}: the window is open\n", self.thread_name(i)),
+                            }}),
                         );
                     }
                     Err(e) => self.event(
